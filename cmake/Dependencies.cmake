@@ -1,0 +1,35 @@
+# Every third-party dependency comes from a Debian 12 package (see scripts/setup.sh),
+# except BLAKE3, whose official C sources Debian ships inside librust-blake3-dev.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3.11 REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(yaml-cpp REQUIRED)
+find_package(fmt REQUIRED)
+find_package(GTest REQUIRED)
+
+pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+pkg_check_modules(CMARK_GFM REQUIRED IMPORTED_TARGET libcmark-gfm)
+pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
+pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
+
+find_library(CMARK_GFM_EXTENSIONS_LIB cmark-gfm-extensions REQUIRED)
+find_library(STEMMER_LIB stemmer REQUIRED)
+find_library(CLD2_LIB cld2 REQUIRED)
+find_path(CLD2_INCLUDE_DIR cld2/public/compact_lang_det.h REQUIRED)
+
+set(KEBAB_BLAKE3_DIR "/usr/share/cargo/registry/blake3-1.3.1/c" CACHE PATH
+    "Official BLAKE3 C sources (Debian librust-blake3-dev)")
+if(NOT EXISTS "${KEBAB_BLAKE3_DIR}/blake3.h")
+  message(FATAL_ERROR "BLAKE3 C sources not found at ${KEBAB_BLAKE3_DIR}; run scripts/setup.sh")
+endif()
+add_library(blake3 STATIC
+  ${KEBAB_BLAKE3_DIR}/blake3.c
+  ${KEBAB_BLAKE3_DIR}/blake3_dispatch.c
+  ${KEBAB_BLAKE3_DIR}/blake3_portable.c
+  ${KEBAB_BLAKE3_DIR}/blake3_sse2_x86-64_unix.S
+  ${KEBAB_BLAKE3_DIR}/blake3_sse41_x86-64_unix.S
+  ${KEBAB_BLAKE3_DIR}/blake3_avx2_x86-64_unix.S
+  ${KEBAB_BLAKE3_DIR}/blake3_avx512_x86-64_unix.S)
+target_include_directories(blake3 SYSTEM PUBLIC ${KEBAB_BLAKE3_DIR})
+set_target_properties(blake3 PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs every Debian package kebab needs (idempotently) and builds build/kebab.
+#   scripts/setup.sh          install + build
+#   scripts/setup.sh --demo   install + build, then index and search the bundled sample KB
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git clang-format
+  libsqlite3-dev sqlite3
+  libcmark-gfm-dev libcmark-gfm-extensions-dev
+  libyaml-cpp-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
+  libutf8proc-dev libstemmer-dev libcld2-dev
+  librust-blake3-dev
+  libcurl4-openssl-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-jsonschema
+  recollcmd ripgrep
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+BUILD_TYPE="${KEBAB_BUILD_TYPE:-RelWithDebInfo}"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >/dev/null
+cmake --build build -j "$(nproc)"
+ln -sf src/cli/kebab build/kebab 2>/dev/null || true
+echo "setup: built $(pwd)/build/kebab" >&2
+
+if [ "${1:-}" = "--demo" ]; then
+  exec scripts/demo.sh
+fi

@@ -1,0 +1,75 @@
+#include "core/citation.h"
+
+#include <gtest/gtest.h>
+
+namespace kebab {
+namespace {
+
+class CitationRoundTrip : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CitationRoundTrip, ParseThenFormatIsIdentity) {
+  auto c = Citation::Parse(GetParam());
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->ToUri(), GetParam());
+  auto again = Citation::Parse(c->ToUri());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *c);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fragments, CitationRoundTrip,
+                         ::testing::Values("notes/a.md#L12-L34", "notes/a.md#L12",
+                                           "papers/book.pdf#p=3", "photos/x.png#xywh=1,2,30,40",
+                                           "rec/talk.m4a#t=822,850",
+                                           "rec/talk.m4a#t=1.5,2.25&speaker=S1",
+                                           "img/cat.png#caption", "my notes/한글 파일.md#L1-L2",
+                                           "odd%23name.md#L3"));
+
+TEST(CitationTest, FieldsOfLineCitation) {
+  auto c = Citation::Parse("notes/a.md#L12-L34");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->kind, Citation::Kind::kLine);
+  EXPECT_EQ(c->path, "notes/a.md");
+  EXPECT_EQ(c->line_start, 12u);
+  EXPECT_EQ(c->line_end, 34u);
+}
+
+TEST(CitationTest, PathWithHashIsEscaped) {
+  Citation c = Citation::Lines("c#/notes.md", 1, 1);
+  EXPECT_EQ(c.ToUri(), "c%23/notes.md#L1");
+  auto back = Citation::Parse(c.ToUri());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->path, "c#/notes.md");
+}
+
+TEST(CitationTest, ClockTimeIsAccepted) {
+  auto c = Citation::Parse("a.wav#t=00:13:42.000,00:14:10");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->start_ms, 822000u);
+  EXPECT_EQ(c->end_ms, 850000u);
+}
+
+TEST(CitationTest, RejectsMalformed) {
+  for (const char* bad : {"notes/a.md", "#L1", "a.md#L0", "a.md#L5-L2", "a.md#Lx", "a.md#p=0",
+                          "a.md#xywh=1,2,3", "a.md#t=5,1", "a.md#zoom=2"}) {
+    auto c = Citation::Parse(bad);
+    EXPECT_FALSE(c.ok()) << bad;
+    if (!c.ok()) {
+      EXPECT_EQ(c.status().code(), ErrorCode::kInvalidInput);
+    }
+  }
+}
+
+TEST(CitationTest, WireFormIsFlat) {
+  Citation c = Citation::Lines("a.md", 3, 7);
+  c.section = "§2 Intro";
+  auto j = c.ToWire();
+  EXPECT_EQ(j["schema_version"], "citation.v1");
+  EXPECT_EQ(j["kind"], "line");
+  EXPECT_EQ(j["uri"], "a.md#L3-L7");
+  EXPECT_EQ(j["start"], 3);
+  EXPECT_EQ(j["end"], 7);
+  EXPECT_EQ(j["section"], "§2 Intro");
+}
+
+}  // namespace
+}  // namespace kebab

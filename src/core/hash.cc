@@ -1,0 +1,33 @@
+#include "core/hash.h"
+
+namespace kebab {
+
+Blake3::Blake3() { blake3_hasher_init(&state_); }
+
+void Blake3::Update(const void* data, size_t len) {
+  blake3_hasher_update(&state_, data, len);
+}
+
+std::string Blake3::HexDigest() const {
+  unsigned char out[BLAKE3_OUT_LEN];
+  blake3_hasher_finalize(&state_, out, sizeof out);
+  return ToHex(out, sizeof out);
+}
+
+std::string Blake3Hex(std::string_view data) {
+  Blake3 h;
+  h.Update(data);
+  return h.HexDigest();
+}
+
+std::string ToHex(const unsigned char* bytes, size_t len) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(len * 2, '0');
+  for (size_t i = 0; i < len; ++i) {
+    out[2 * i] = kDigits[bytes[i] >> 4];
+    out[2 * i + 1] = kDigits[bytes[i] & 0xf];
+  }
+  return out;
+}
+
+}  // namespace kebab

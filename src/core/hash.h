@@ -1,0 +1,31 @@
+// BLAKE3 hashing (official C implementation) with hex output.
+#pragma once
+
+#include <blake3.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace kebab {
+
+// Incremental BLAKE3 hasher; not thread-safe, cheap to create.
+class Blake3 {
+ public:
+  Blake3();
+  void Update(const void* data, size_t len);
+  void Update(std::string_view s) { Update(s.data(), s.size()); }
+  // Full 32-byte digest as 64 lowercase hex chars. Does not reset the hasher.
+  std::string HexDigest() const;
+
+ private:
+  blake3_hasher state_;
+};
+
+// 64-char lowercase hex BLAKE3 of `data`.
+std::string Blake3Hex(std::string_view data);
+
+// Lowercase hex encoding of raw bytes.
+std::string ToHex(const unsigned char* bytes, size_t len);
+
+}  // namespace kebab

@@ -1,0 +1,68 @@
+#include "core/ids.h"
+
+#include <gtest/gtest.h>
+
+namespace kebab {
+namespace {
+
+TEST(CanonicalJsonTest, SortsKeysAndDropsWhitespace) {
+  nlohmann::json j = nlohmann::json::parse(R"({ "b": 1, "a": [ 2, "x" ], "c": { "z": 0, "y": 1 } })");
+  EXPECT_EQ(CanonicalJson(j), R"({"a":[2,"x"],"b":1,"c":{"y":1,"z":0}})");
+}
+
+TEST(CanonicalJsonTest, NormalizesStringsToNfc) {
+  // "한" decomposed into conjoining jamo (NFD) vs the precomposed syllable (NFC).
+  nlohmann::json nfd = {{"t", "\xE1\x84\x92\xE1\x85\xA1\xE1\x86\xAB"}};
+  nlohmann::json nfc = {{"t", "\xED\x95\x9C"}};
+  EXPECT_EQ(CanonicalJson(nfd), CanonicalJson(nfc));
+}
+
+TEST(IdFromTest, DeterministicOver1000Runs) {
+  nlohmann::json tuple = {{"kind", "doc"}, {"workspace_path", "notes/a.md"}, {"n", 3}};
+  const std::string first = IdFrom(tuple);
+  ASSERT_EQ(first.size(), 32u);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(IdFrom(tuple), first);
+}
+
+TEST(IdFromTest, KeyOrderDoesNotMatter) {
+  auto a = nlohmann::json::parse(R"({"kind":"asset","asset_blake3":"ff","x":[1,2]})");
+  auto b = nlohmann::json::parse(R"({"x":[1,2],"asset_blake3":"ff","kind":"asset"})");
+  EXPECT_EQ(IdFrom(a), IdFrom(b));
+}
+
+TEST(IdFromTest, ArrayOrderMatters) {
+  EXPECT_NE(IdFrom({{"a", {1, 2}}}), IdFrom({{"a", {2, 1}}}));
+}
+
+TEST(IdFromTest, IsLowercaseHex) {
+  for (char c : IdFrom({{"k", "v"}})) EXPECT_TRUE((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+}
+
+TEST(WorkspacePathTest, Normalizes) {
+  EXPECT_EQ(NormalizeWorkspacePath("./a/b.md"), "a/b.md");
+  EXPECT_EQ(NormalizeWorkspacePath("a//b.md"), "a/b.md");
+  EXPECT_EQ(NormalizeWorkspacePath("a\\b.md"), "a/b.md");
+  EXPECT_EQ(NormalizeWorkspacePath("a/./b/"), "a/b");
+}
+
+TEST(RecipeTest, DotSlashPathGivesSameDocId) {
+  EXPECT_EQ(DocId("./a/b.md", "asset1", "md-v1"), DocId("a/b.md", "asset1", "md-v1"));
+}
+
+TEST(RecipeTest, NfcAndNfdKoreanPathsGiveSameDocId) {
+  const std::string nfd = "\xE1\x84\x92\xE1\x85\xA1\xE1\x86\xAB.md";  // 한.md, decomposed
+  const std::string nfc = "\xED\x95\x9C.md";
+  EXPECT_EQ(DocId(nfd, "asset1", "md-v1"), DocId(nfc, "asset1", "md-v1"));
+}
+
+TEST(RecipeTest, EveryInputChangesTheId) {
+  const std::string base = DocId("a.md", "asset1", "p1");
+  EXPECT_NE(base, DocId("b.md", "asset1", "p1"));
+  EXPECT_NE(base, DocId("a.md", "asset2", "p1"));
+  EXPECT_NE(base, DocId("a.md", "asset1", "p2"));
+  EXPECT_NE(ChunkId("d", "c1", {"b1"}, "h1"), ChunkId("d", "c1", {"b1"}, "h2"));
+  EXPECT_NE(AssetId("00"), AssetId("01"));
+}
+
+}  // namespace
+}  // namespace kebab

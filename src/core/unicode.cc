@@ -1,0 +1,82 @@
+#include "core/unicode.h"
+
+#include <utf8proc.h>
+
+#include <cstdlib>
+
+namespace kebab {
+
+bool IsValidUtf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
+  utf8proc_ssize_t left = static_cast<utf8proc_ssize_t>(s.size());
+  while (left > 0) {
+    if (*p < 0x80) {
+      ++p;
+      --left;
+      continue;
+    }
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
+    if (n < 0) return false;
+    p += n;
+    left -= n;
+  }
+  return true;
+}
+
+std::string SanitizeUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
+  utf8proc_ssize_t left = static_cast<utf8proc_ssize_t>(s.size());
+  while (left > 0) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
+    if (n < 0) {
+      out += "\xEF\xBF\xBD";
+      ++p;
+      --left;
+      continue;
+    }
+    out.append(reinterpret_cast<const char*>(p), static_cast<size_t>(n));
+    p += n;
+    left -= n;
+  }
+  return out;
+}
+
+std::string Nfc(std::string_view s) {
+  bool ascii = true;
+  for (unsigned char c : s) {
+    if (c >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return std::string(s);
+  std::string valid = IsValidUtf8(s) ? std::string(s) : SanitizeUtf8(s);
+  utf8proc_uint8_t* out = nullptr;
+  utf8proc_ssize_t n =
+      utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(valid.data()),
+                   static_cast<utf8proc_ssize_t>(valid.size()), &out,
+                   static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+  if (n < 0) return valid;
+  std::string result(reinterpret_cast<char*>(out), static_cast<size_t>(n));
+  std::free(out);
+  return result;
+}
+
+size_t Utf8SafePrefix(std::string_view s, size_t max_bytes) {
+  if (max_bytes >= s.size()) return s.size();
+  size_t i = max_bytes;
+  while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
+  return i;
+}
+
+size_t Utf8Length(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace kebab

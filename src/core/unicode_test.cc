@@ -1,0 +1,29 @@
+#include "core/unicode.h"
+
+#include <gtest/gtest.h>
+
+namespace kebab {
+namespace {
+
+TEST(UnicodeTest, NfcComposesHangul) {
+  EXPECT_EQ(Nfc("\xE1\x84\x92\xE1\x85\xA1\xE1\x86\xAB"), "\xED\x95\x9C");
+  EXPECT_EQ(Nfc("plain ascii"), "plain ascii");
+  EXPECT_EQ(Nfc("e\xCC\x81"), "\xC3\xA9");  // e + combining acute -> é
+}
+
+TEST(UnicodeTest, InvalidUtf8IsReplaced) {
+  const std::string bad = "ok\xFF\xFEok";
+  EXPECT_FALSE(IsValidUtf8(bad));
+  EXPECT_EQ(SanitizeUtf8(bad), "ok\xEF\xBF\xBD\xEF\xBF\xBDok");
+  EXPECT_TRUE(IsValidUtf8(Nfc(bad)));
+}
+
+TEST(UnicodeTest, SafePrefixDoesNotSplitCodePoints) {
+  const std::string s = "a\xED\x95\x9C";  // "a한": 1 + 3 bytes
+  EXPECT_EQ(Utf8SafePrefix(s, 2), 1u);
+  EXPECT_EQ(Utf8SafePrefix(s, 4), 4u);
+  EXPECT_EQ(Utf8Length(s), 2u);
+}
+
+}  // namespace
+}  // namespace kebab
