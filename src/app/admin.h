@@ -1,0 +1,72 @@
+// Administrative facade calls: init, doctor, schema (capabilities) and reset.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "store/store.h"
+
+namespace kebab::app {
+
+inline constexpr char kKebabVersion[] = "0.1.0";
+
+struct InitReport {
+  struct Line {
+    std::string verb;  // created | kept | overwrote | opened
+    std::string path;
+    std::string note;
+  };
+  std::vector<Line> lines;
+  std::string config_path;
+  std::string workspace_root;
+};
+
+// Writes the annotated default config to `config_path` (kept unless `force`), creates the
+// data, cache and state directories and the workspace root, and creates the index.
+Result<InitReport> Init(const std::string& config_path, bool force,
+                        const config::Environment& env);
+
+struct DoctorCheck {
+  std::string name;
+  bool ok = true;
+  std::string detail;
+  std::string hint;
+};
+
+struct DoctorReport {
+  bool ok = true;
+  std::vector<DoctorCheck> checks;
+};
+
+// Runs every health check. `config` is null when loading failed (load_status says why).
+DoctorReport Doctor(const config::Config* config, const Status& load_status,
+                    const std::string& config_path);
+
+struct SchemaInfo {
+  std::vector<std::string> wire_schemas;
+  std::map<std::string, bool> capabilities;
+  std::string parser_version, chunker_version, index_version, prompt_template_version;
+  std::string stemmer;
+  int64_t corpus_revision = 0;
+  store::StoreStats stats;
+  bool indexed = false;
+};
+
+Result<SchemaInfo> Schema(const config::Config& config);
+
+enum class ResetScope { kAll, kDataOnly, kConfigOnly };
+
+struct ResetReport {
+  ResetScope scope = ResetScope::kDataOnly;
+  std::vector<std::string> removed_paths;
+  std::vector<std::string> kept_paths;
+};
+
+// Paths a reset of `scope` removes (for the confirmation prompt).
+std::vector<std::string> ResetTargets(const config::Config& config, ResetScope scope);
+Result<ResetReport> Reset(const config::Config& config, ResetScope scope);
+
+}  // namespace kebab::app

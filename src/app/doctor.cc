@@ -1,0 +1,91 @@
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/admin.h"
+#include "app/internal_store.h"
+#include "store/migrations.h"
+
+namespace kebab::app {
+
+namespace fs = std::filesystem;
+
+DoctorReport Doctor(const config::Config* config, const Status& load_status,
+                    const std::string& config_path) {
+  DoctorReport report;
+  auto add = [&](std::string name, bool ok, std::string detail, std::string hint = {}) {
+    report.checks.push_back({std::move(name), ok, std::move(detail), std::move(hint)});
+    report.ok = report.ok && ok;
+  };
+  if (!config) {
+    add("config_loaded", false, config_path + ": " + load_status.message(), load_status.hint());
+    return report;
+  }
+  add("config_loaded", true,
+      config->loaded_from_file ? config->config_path
+                               : config->config_path + " (absent: built-in defaults)");
+
+  std::error_code ec;
+  const std::string& data_dir = config->storage.data_dir;
+  fs::create_directories(data_dir, ec);
+  const std::string probe = data_dir + "/.kebab-doctor-probe";
+  bool writable = false;
+  {
+    std::ofstream out(probe);
+    writable = static_cast<bool>(out << "ok");
+  }
+  fs::remove(probe, ec);
+  add("data_dir_writable", writable, data_dir,
+      writable ? "" : "fix the permissions or set storage.data_dir in " + config->config_path);
+
+  add("workspace_root", fs::is_directory(config->workspace.root, ec), config->workspace.root,
+      fs::is_directory(config->workspace.root, ec)
+          ? ""
+          : "create it, or set workspace.root in " + config->config_path);
+
+  if (!fs::exists(config->storage.sqlite, ec)) {
+    add("sqlite_open", false, config->storage.sqlite + " does not exist yet",
+        "run `kebab ingest` to build the index");
+  } else {
+    auto store = OpenStore(*config, true);
+    if (!store.ok()) {
+      add("sqlite_open", false, store.status().message(), store.status().hint());
+    } else {
+      add("sqlite_open", true,
+          config->storage.sqlite + " (schema v" + std::to_string((*store)->schema_version()) +
+              ")");
+      add("schema_version", (*store)->schema_version() == store::LatestSchemaVersion(),
+          "v" + std::to_string((*store)->schema_version()) + " (binary knows v" +
+              std::to_string(store::LatestSchemaVersion()) + ")");
+      auto integrity = (*store)->IntegrityCheck();
+      bool integrity_ok = integrity.ok() && *integrity == "ok";
+      add("sqlite_integrity", integrity_ok,
+          integrity.ok() ? *integrity : integrity.status().message(),
+          integrity_ok ? "" : "`kebab reset --data-only` then `kebab ingest` rebuilds the index");
+      auto stats = (*store)->Stats();
+      if (stats.ok()) {
+        bool fts_ok = stats->fts_rows == stats->chunk_count;
+        add("fts_consistent", fts_ok,
+            std::to_string(stats->fts_rows) + " FTS rows for " +
+                std::to_string(stats->chunk_count) + " chunks",
+            fts_ok ? "" : "run `kebab ingest --force-reingest` to rebuild the index");
+      } else {
+        add("fts_consistent", false, stats.status().message());
+      }
+    }
+  }
+  // Models arrive with later capabilities; until then they are reported, not failed.
+  add("embedding_model", true,
+      config->embedding.provider == "none"
+          ? "not configured (lexical search only)"
+          : config->embedding.provider + ":" + config->embedding.model +
+                " (not used by this build: lexical search only)");
+  add("llm", true,
+      config->llm.provider == "none"
+          ? "not configured (`kebab ask` unavailable)"
+          : config->llm.provider + ":" + config->llm.model + " (not used by this build)");
+  return report;
+}
+
+}  // namespace kebab::app

@@ -1,0 +1,115 @@
+// ingest-file and ingest-stdin: content lands in <root>/_external/<blake3-12>.<ext> (spec
+// §6.7), which `.kebabignore` hides from whole-workspace walks, then is ingested directly.
+#include <filesystem>
+#include <fstream>
+
+#include "app/ingest.h"
+#include "core/hash.h"
+#include "source/walker.h"
+
+namespace kebab::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+Status EnsureKebabignoreEntry(const std::string& root) {
+  const fs::path path = fs::path(root) / ".kebabignore";
+  std::string contents;
+  {
+    std::ifstream in(path, std::ios::binary);
+    contents.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  size_t pos = 0;
+  while (pos <= contents.size()) {
+    size_t end = contents.find('\n', pos);
+    std::string_view line(contents.data() + pos,
+                          (end == std::string::npos ? contents.size() : end) - pos);
+    if (line == "_external/" || line == "/_external/") return Status::OK();
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::app);
+  if (!contents.empty() && contents.back() != '\n') out << '\n';
+  out << "_external/\n";
+  if (!out) return IoError("cannot update " + path.string());
+  return Status::OK();
+}
+
+// Writes `bytes` to <root>/_external/<hash12><ext> atomically; returns the absolute path.
+Result<std::string> StoreExternal(const std::string& root, std::string_view bytes,
+                                  const std::string& ext) {
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    return IoError("workspace root " + root + " does not exist",
+                   "run `kebab init` or set workspace.root in the config");
+  }
+  const fs::path dir = fs::path(root) / "_external";
+  fs::create_directories(dir, ec);
+  if (ec) return IoError("cannot create " + dir.string() + ": " + ec.message());
+  KEBAB_RETURN_IF_ERROR(EnsureKebabignoreEntry(root));
+  const fs::path dest = dir / (Blake3Hex(bytes).substr(0, 12) + ext);
+  if (!fs::exists(dest, ec)) {
+    const fs::path tmp = dest.string() + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      if (!out) return IoError("cannot write " + tmp.string());
+    }
+    fs::rename(tmp, dest, ec);
+    if (ec) return IoError("cannot write " + dest.string() + ": " + ec.message());
+  }
+  return dest.string();
+}
+
+Result<IngestReport> IngestStored(const config::Config& config, const std::string& path) {
+  IngestOptions options;
+  options.explicit_files = {path};
+  return Ingest(config, options, nullptr, nullptr);
+}
+
+std::string YamlQuoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+Result<IngestReport> IngestFile(const config::Config& config, const std::string& file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    return IoError("no such file: " + file);
+  }
+  if (source::DetectMedia(file) != MediaKind::kMarkdown) {
+    return InvalidInput("only Markdown files (.md, .mdx, .markdown) can be ingested for now: " +
+                        file);
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  if (!in.good() && !in.eof()) return IoError("cannot read " + file);
+  std::string ext = fs::path(file).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  KEBAB_ASSIGN_OR_RETURN(std::string dest, StoreExternal(config.workspace.root, bytes, ext));
+  return IngestStored(config, dest);
+}
+
+Result<IngestReport> IngestText(const config::Config& config, const std::string& title,
+                                const std::string& body) {
+  if (title.empty()) return InvalidInput("--title must not be empty");
+  if (body.starts_with("---") || body.starts_with("+++")) {
+    return InvalidInput("the text already starts with front matter",
+                        "save it as a file and use `kebab ingest-file`");
+  }
+  std::string doc = "---\ntitle: " + YamlQuoted(title) + "\nsource_type: inbox\n---\n" + body;
+  KEBAB_ASSIGN_OR_RETURN(std::string dest, StoreExternal(config.workspace.root, doc, ".md"));
+  return IngestStored(config, dest);
+}
+
+}  // namespace kebab::app

@@ -1,0 +1,376 @@
+#include "app/ingest.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "app/internal_store.h"
+#include "chunk/md_heading.h"
+#include "core/hash.h"
+#include "core/ids.h"
+#include "core/time.h"
+#include "parse/markdown.h"
+#include "source/walker.h"
+
+namespace kebab::app {
+namespace {
+
+// What a worker hands the writer for one file.
+struct Processed {
+  const source::FoundFile* file = nullptr;
+  std::string result;  // new | updated | unchanged | skipped | error
+  std::string skip_reason;
+  std::string error;
+  std::optional<store::DocumentWrite> write;
+  int64_t ms = 0;
+};
+
+// A small bounded queue: workers block when the writer falls behind, which caps memory.
+class ResultQueue {
+ public:
+  explicit ResultQueue(size_t capacity) : capacity_(capacity) {}
+  void Push(Processed p) {
+    std::unique_lock lock(mu_);
+    not_full_.wait(lock, [&] { return q_.size() < capacity_; });
+    q_.push_back(std::move(p));
+    not_empty_.notify_one();
+  }
+  // False when every producer has finished and the queue is empty.
+  bool Pop(Processed* out) {
+    std::unique_lock lock(mu_);
+    not_empty_.wait(lock, [&] { return !q_.empty() || producers_ == 0; });
+    if (q_.empty()) return false;
+    *out = std::move(q_.front());
+    q_.pop_front();
+    not_full_.notify_one();
+    return true;
+  }
+  void SetProducers(int n) {
+    std::lock_guard lock(mu_);
+    producers_ = n;
+  }
+  void ProducerDone() {
+    std::lock_guard lock(mu_);
+    if (--producers_ == 0) not_empty_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable not_full_, not_empty_;
+  std::deque<Processed> q_;
+  size_t capacity_;
+  int producers_ = 0;
+};
+
+Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return IoError(std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return IoError(std::string("cannot stat: ") + std::strerror(errno));
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    ::close(fd);
+    return Status(ErrorCode::kInvalidInput, "file grew past ingest.max_file_bytes");
+  }
+  std::string data(static_cast<size_t>(st.st_size), '\0');
+  size_t got = 0;
+  while (got < data.size()) {
+    ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  data.resize(got);
+  return data;
+}
+
+struct PipelineContext {
+  const config::Config& config;
+  const std::unordered_map<std::string, store::StoredDocState>& states;
+  chunk::ChunkPolicy policy;
+  std::string policy_hash;
+  bool force = false;
+};
+
+Processed ProcessFile(const PipelineContext& ctx, const source::FoundFile& file) {
+  const int64_t started = MonotonicMillis();
+  Processed p;
+  p.file = &file;
+  auto finish = [&](Processed&& out) {
+    out.ms = MonotonicMillis() - started;
+    return std::move(out);
+  };
+  auto bytes = ReadFile(file.abs_path, static_cast<uint64_t>(ctx.config.ingest.max_file_bytes));
+  if (!bytes.ok()) {
+    if (bytes.status().code() == ErrorCode::kInvalidInput) {
+      p.result = "skipped";
+      p.skip_reason = std::string(source::kSkipSizeExceeded);
+    } else {
+      p.result = "error";
+      p.error = bytes.status().message();
+    }
+    return finish(std::move(p));
+  }
+  const std::string checksum = Blake3Hex(*bytes);
+  const std::string asset_id = AssetId(checksum);
+  auto stored = ctx.states.find(file.workspace_path);
+  if (!ctx.force && stored != ctx.states.end() && stored->second.asset_id == asset_id &&
+      stored->second.parser_version == parse::kMarkdownParserVersion &&
+      stored->second.chunker_version == chunk::kMdHeadingV2 &&
+      stored->second.policy_hash == ctx.policy_hash) {
+    p.result = "unchanged";
+    return finish(std::move(p));
+  }
+  if (ctx.config.ingest.skip_generated &&
+      source::LooksGenerated(std::string_view(*bytes).substr(0, 512))) {
+    p.result = "skipped";
+    p.skip_reason = std::string(source::kSkipGenerated);
+    return finish(std::move(p));
+  }
+  store::DocumentWrite w;
+  w.asset.asset_id = asset_id;
+  w.asset.source_uri = file.abs_path;
+  w.asset.workspace_path = file.workspace_path;
+  w.asset.media = file.media;
+  w.asset.byte_len = bytes->size();
+  w.asset.checksum = checksum;
+  w.asset.discovered_at = NowRfc3339();
+  parse::MarkdownInput in{*bytes, file.workspace_path, asset_id, w.asset.discovered_at};
+  auto doc = parse::ParseMarkdown(in);
+  if (!doc.ok()) {
+    p.result = "error";
+    p.error = doc.status().message();
+    return finish(std::move(p));
+  }
+  w.chunks = chunk::ChunkMarkdown(*doc, ctx.policy);
+  w.doc = std::move(doc).value();
+  w.chunker_version = chunk::kMdHeadingV2;
+  w.policy_hash = ctx.policy_hash;
+  p.result = stored == ctx.states.end() ? "new" : "updated";
+  p.write = std::move(w);
+  return finish(std::move(p));
+}
+
+bool PathExists(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+std::string NewRunId() {
+  Blake3 h;
+  h.Update(NowRfc3339());
+  int64_t t = MonotonicMillis();
+  pid_t pid = ::getpid();
+  h.Update(&t, sizeof t);
+  h.Update(&pid, sizeof pid);
+  return "run_" + h.HexDigest().substr(0, 16);
+}
+
+Result<std::vector<source::FoundFile>> ExplicitFiles(const std::string& root,
+                                                     const std::vector<std::string>& paths) {
+  std::vector<source::FoundFile> files;
+  for (const std::string& abs : paths) {
+    struct stat st;
+    if (::stat(abs.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+      return IoError("not a readable file: " + abs);
+    }
+    if (!abs.starts_with(root + "/")) {
+      return InvalidInput(abs + " is not under the workspace root " + root);
+    }
+    source::FoundFile f;
+    f.abs_path = abs;
+    f.workspace_path = NormalizeWorkspacePath(abs.substr(root.size() + 1));
+    f.media = source::DetectMedia(abs);
+    f.size = static_cast<uint64_t>(st.st_size);
+    files.push_back(std::move(f));
+  }
+  return files;
+}
+
+bool Cancelled(const std::atomic<bool>* cancel) {
+  return cancel && cancel->load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& options,
+                            const IngestEventSink& on_event, const std::atomic<bool>* cancel) {
+  const int64_t started_ms = MonotonicMillis();
+  const std::string started_at = NowRfc3339();
+  auto emit = [&](IngestEvent e) {
+    if (!on_event) return;
+    e.ts = NowRfc3339();
+    on_event(e);
+  };
+
+  IngestReport report;
+  report.run_id = NewRunId();
+  report.root = options.root.value_or(config.workspace.root);
+  report.exclude = config.workspace.exclude;
+  if (!options.summary_only) report.items.emplace();
+
+  emit({.kind = IngestEvent::Kind::kScanStarted, .root = report.root});
+  source::WalkOptions walk_options;
+  walk_options.root = report.root;
+  walk_options.exclude = config.workspace.exclude;
+  walk_options.max_file_bytes = static_cast<uint64_t>(config.ingest.max_file_bytes);
+  walk_options.follow_symlinks = config.ingest.follow_symlinks;
+  source::WalkResult walk;
+  if (options.explicit_files.empty()) {
+    KEBAB_ASSIGN_OR_RETURN(walk, source::Walk(walk_options));
+  } else {
+    KEBAB_ASSIGN_OR_RETURN(walk.files, ExplicitFiles(report.root, options.explicit_files));
+  }
+  report.warnings = walk.warnings;
+  source::SkipTally& tally = walk.skipped;
+  const int64_t total = static_cast<int64_t>(walk.files.size());
+  emit({.kind = IngestEvent::Kind::kScanCompleted, .total = total});
+
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, /*readonly=*/false));
+  KEBAB_ASSIGN_OR_RETURN(auto states, store->LoadDocStates());
+  KEBAB_RETURN_IF_ERROR(store->StartJob(report.run_id, "ingest",
+                                        nlohmann::json({{"root", report.root}}).dump()));
+  IngestCounts& counts = report.counts;
+  bool revision_bumped = false;
+  auto note_change = [&]() -> Status {
+    if (revision_bumped) return Status::OK();
+    revision_bumped = true;
+    return store->BumpCorpusRevision().status();
+  };
+
+  // Files that vanished from disk under this root: their documents go.
+  if (options.explicit_files.empty()) {
+    std::unordered_set<std::string> seen;
+    for (const auto& f : walk.files) seen.insert(f.workspace_path);
+    const std::string prefix = report.root + "/";
+    for (const auto& [path, state] : states) {
+      if (seen.count(path) || !state.source_uri.starts_with(prefix) ||
+          PathExists(state.source_uri)) {
+        continue;
+      }
+      KEBAB_RETURN_IF_ERROR(note_change());
+      KEBAB_RETURN_IF_ERROR(store->PurgePath(path));
+      ++counts.purged;
+      if (report.items) report.items->push_back({.kind = "purged", .doc_id = state.doc_id,
+                                                 .doc_path = path});
+      emit({.kind = IngestEvent::Kind::kPurged, .path = path});
+    }
+  }
+
+  PipelineContext ctx{config, states, {}, {}, options.force_reingest};
+  ctx.policy.target_tokens = config.chunking.target_tokens;
+  ctx.policy.overlap_tokens = config.chunking.overlap_tokens;
+  ctx.policy.max_chunk_tokens = config.chunking.max_chunk_tokens;
+  ctx.policy.respect_markdown_headings = config.chunking.respect_markdown_headings;
+  ctx.policy_hash = chunk::PolicyHash(ctx.policy);
+
+  int workers = config.ingest.max_parallel_extractors;
+  if (workers <= 0) workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  workers = static_cast<int>(std::min<int64_t>(workers, std::max<int64_t>(total, 1)));
+  ResultQueue queue(static_cast<size_t>(workers) * 16);
+  queue.SetProducers(workers);
+  const int64_t skipped_by_walker = static_cast<int64_t>(tally.Total());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop_workers{false};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < workers; ++i) {
+    threads.emplace_back([&] {
+      while (!Cancelled(cancel) && !stop_workers.load(std::memory_order_relaxed)) {
+        size_t n = next.fetch_add(1);
+        if (n >= walk.files.size()) break;
+        queue.Push(ProcessFile(ctx, walk.files[n]));
+      }
+      queue.ProducerDone();
+    });
+  }
+
+  Status write_status;
+  Processed p;
+  int64_t idx = 0;
+  while (queue.Pop(&p)) {
+    if (!write_status.ok()) continue;  // drain so workers can finish
+    ++idx;
+    const source::FoundFile& f = *p.file;
+    emit({.kind = IngestEvent::Kind::kAssetStarted, .total = total, .idx = idx,
+          .path = f.workspace_path, .media = std::string(MediaKindName(f.media))});
+    IngestItem item{.kind = p.result, .doc_path = f.workspace_path, .byte_len = f.size};
+    if (p.result == "skipped") {
+      tally.Add(p.skip_reason, f.workspace_path);
+    } else if (p.result == "unchanged") {
+      ++counts.unchanged;
+      auto it = states.find(f.workspace_path);
+      if (it != states.end()) {
+        item.doc_id = it->second.doc_id;
+        item.asset_id = it->second.asset_id;
+        item.parser_version = it->second.parser_version;
+        item.chunker_version = it->second.chunker_version;
+      }
+    } else if (p.result == "error") {
+      ++counts.errors;
+      item.error = p.error;
+    } else {
+      store::DocumentWrite& w = *p.write;
+      write_status = note_change();
+      if (write_status.ok()) write_status = store->WriteDocument(w);
+      if (!write_status.ok()) {
+        stop_workers = true;  // the queue keeps draining so blocked workers can exit
+        continue;
+      }
+      (p.result == "new" ? counts.new_docs : counts.updated) += 1;
+      counts.chunks_indexed += static_cast<int64_t>(w.chunks.size());
+      item.doc_id = w.doc.doc_id;
+      item.asset_id = w.asset.asset_id;
+      item.block_count = static_cast<int>(w.doc.blocks.size());
+      item.chunk_count = static_cast<int>(w.chunks.size());
+      item.parser_version = w.doc.parser_version;
+      item.chunker_version = w.chunker_version;
+      item.warnings = w.doc.warnings;
+    }
+    emit({.kind = IngestEvent::Kind::kAssetFinished, .total = total, .idx = idx,
+          .path = f.workspace_path, .result = p.result, .chunks = item.chunk_count,
+          .ms = p.ms});
+    if (report.items && p.result != "skipped") report.items->push_back(std::move(item));
+  }
+  for (auto& t : threads) t.join();
+  KEBAB_RETURN_IF_ERROR(write_status);
+
+  report.aborted = Cancelled(cancel) && idx < total;
+  report.skipped_by_reason = tally.counts;
+  report.skip_examples = tally.examples;
+  report.skipped_by_extension = tally.by_extension;
+  counts.skipped = static_cast<int64_t>(tally.Total());
+  counts.scanned = total + skipped_by_walker;
+  report.duration_ms = MonotonicMillis() - started_ms;
+  KEBAB_ASSIGN_OR_RETURN(report.corpus_revision, store->CorpusRevision());
+
+  store::IngestRunRecord run;
+  run.run_id = report.run_id;
+  run.scope_json = nlohmann::json({{"root", report.root}, {"exclude", report.exclude}}).dump();
+  run.scanned = counts.scanned;
+  run.new_count = counts.new_docs;
+  run.updated_count = counts.updated;
+  run.skipped_count = counts.skipped + counts.unchanged;
+  run.error_count = counts.errors;
+  run.duration_ms = report.duration_ms;
+  run.started_at = started_at;
+  run.finished_at = NowRfc3339();
+  run.status = report.aborted ? "canceled" : "succeeded";
+  KEBAB_RETURN_IF_ERROR(store->RecordIngestRun(run));
+
+  emit({.kind = report.aborted ? IngestEvent::Kind::kAborted : IngestEvent::Kind::kCompleted,
+        .counts = counts});
+  return report;
+}
+
+}  // namespace kebab::app

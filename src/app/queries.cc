@@ -1,0 +1,189 @@
+#include "app/queries.h"
+
+#include <fstream>
+
+#include "app/internal_store.h"
+#include "core/hash.h"
+#include "core/ids.h"
+#include "core/unicode.h"
+
+namespace kebab::app {
+namespace {
+
+Status DocNotFound(const std::string& id) {
+  return Status(ErrorCode::kDocNotFound, "no document with id " + id,
+                "list ids with `kebab list docs`");
+}
+
+// The document's file as it was indexed: nullopt when it moved, vanished or changed since.
+Result<std::optional<std::string>> ReadIndexedFile(store::Store& store,
+                                                   const store::StoredDocument& d) {
+  KEBAB_ASSIGN_OR_RETURN(auto states, store.LoadDocStates());
+  auto it = states.find(d.summary.doc_path);
+  if (it == states.end()) return std::optional<std::string>();
+  std::ifstream in(it->second.source_uri, std::ios::binary);
+  if (!in) return std::optional<std::string>();
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  if (AssetId(Blake3Hex(bytes)) != d.doc.asset_id) return std::optional<std::string>();
+  return std::optional<std::string>(std::move(bytes));
+}
+
+void CutToTokens(std::string* text, int max_tokens, bool* truncated) {
+  if (max_tokens <= 0) return;
+  const size_t max_bytes = static_cast<size_t>(max_tokens) * 4;
+  if (text->size() <= max_bytes) return;
+  text->resize(Utf8SafePrefix(*text, max_bytes));
+  *truncated = true;
+}
+
+}  // namespace
+
+Result<std::vector<store::DocSummary>> ListDocuments(const config::Config& config,
+                                                     const store::DocListFilter& filter) {
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  return store->ListDocuments(filter);
+}
+
+Result<store::StoredDocument> InspectDocument(const config::Config& config,
+                                              const std::string& doc_id) {
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
+  if (!doc) return DocNotFound(doc_id);
+  return std::move(*doc);
+}
+
+Result<store::StoredChunk> InspectChunk(const config::Config& config,
+                                        const std::string& chunk_id) {
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto chunk, store->GetChunk(chunk_id));
+  if (!chunk) {
+    return Status(ErrorCode::kChunkNotFound, "no chunk with id " + chunk_id,
+                  "chunk ids appear in `kebab search --json` hits");
+  }
+  return std::move(*chunk);
+}
+
+Result<FetchResult> FetchChunk(const config::Config& config, const std::string& chunk_id,
+                               int context) {
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto chunk, store->GetChunk(chunk_id));
+  if (!chunk) {
+    return Status(ErrorCode::kChunkNotFound, "no chunk with id " + chunk_id,
+                  "chunk ids appear in `kebab search --json` hits");
+  }
+  FetchResult r;
+  r.kind = "chunk";
+  r.doc_id = chunk->chunk.doc_id;
+  r.doc_path = chunk->doc_path;
+  r.title = chunk->title;
+  r.indexed_at = chunk->indexed_at;
+  r.text = chunk->chunk.text;
+  if (context > 0) {
+    KEBAB_ASSIGN_OR_RETURN(auto all, store->GetChunksOfDocument(r.doc_id));
+    for (auto& c : all) {
+      if (c.ordinal < chunk->ordinal && c.ordinal >= chunk->ordinal - context) {
+        r.context_before.push_back(c);
+      } else if (c.ordinal > chunk->ordinal && c.ordinal <= chunk->ordinal + context) {
+        r.context_after.push_back(c);
+      }
+    }
+  }
+  r.chunk = std::move(*chunk);
+  return r;
+}
+
+Result<FetchResult> FetchDocument(const config::Config& config, const std::string& doc_id,
+                                  int max_tokens) {
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
+  if (!doc) return DocNotFound(doc_id);
+  FetchResult r;
+  r.kind = "doc";
+  r.doc_id = doc_id;
+  r.doc_path = doc->summary.doc_path;
+  r.title = doc->summary.title;
+  r.indexed_at = doc->summary.ingested_at;
+  KEBAB_ASSIGN_OR_RETURN(auto file, ReadIndexedFile(*store, *doc));
+  if (file) {
+    r.text = SanitizeUtf8(*file);
+  } else {
+    // The file changed since indexing: serve the indexed blocks rather than newer text.
+    for (const auto& b : doc->doc.blocks) {
+      if (!r.text.empty()) r.text += "\n\n";
+      if (b.kind == BlockKind::kList) {
+        for (const auto& item : b.items) r.text += "- " + item + "\n";
+      } else {
+        r.text += b.text;
+      }
+    }
+  }
+  CutToTokens(&r.text, max_tokens, &r.truncated);
+  return r;
+}
+
+Result<FetchResult> FetchSpan(const config::Config& config, const std::string& doc_id,
+                              int line_start, int line_end, int max_tokens) {
+  if (line_start < 1 || line_end < line_start) {
+    return InvalidInput("line range must be 1-based and not run backwards (got " +
+                        std::to_string(line_start) + "-" + std::to_string(line_end) + ")");
+  }
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
+  if (!doc) return DocNotFound(doc_id);
+  if (doc->summary.media != "markdown" && doc->summary.media != "code") {
+    return Status(ErrorCode::kSpanNotSupported,
+                  "line spans exist only for text documents, not " + doc->summary.media);
+  }
+  KEBAB_ASSIGN_OR_RETURN(auto file, ReadIndexedFile(*store, *doc));
+  if (!file) {
+    return IoError(doc->summary.doc_path + " changed, moved or vanished since it was indexed",
+                   "run `kebab ingest` so line numbers match the file again");
+  }
+  const std::string& bytes = *file;
+  FetchResult r;
+  r.kind = "span";
+  r.doc_id = doc_id;
+  r.doc_path = doc->summary.doc_path;
+  r.title = doc->summary.title;
+  r.indexed_at = doc->summary.ingested_at;
+  r.line_start = line_start;
+  r.line_end = line_end;
+  int line = 1;
+  int last = 0;
+  size_t pos = 0;
+  while (pos < bytes.size() && line <= line_end) {
+    size_t nl = bytes.find('\n', pos);
+    size_t end = nl == std::string::npos ? bytes.size() : nl;
+    if (line >= line_start) {
+      std::string_view l(bytes.data() + pos, end - pos);
+      if (l.ends_with('\r')) l.remove_suffix(1);
+      if (!r.text.empty() || line > line_start) r.text += '\n';
+      r.text += l;
+      last = line;
+    }
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+    ++line;
+  }
+  if (last == 0) {
+    return InvalidInput(doc->summary.doc_path + " has fewer than " +
+                        std::to_string(line_start) + " lines");
+  }
+  r.text = SanitizeUtf8(r.text);
+  r.effective_end = last;
+  CutToTokens(&r.text, max_tokens, &r.truncated);
+  return r;
+}
+
+Result<search::SearchResponse> Search(const config::Config& config,
+                                      search::SearchRequest request) {
+  if (request.mode != SearchMode::kLexical) {
+    return InvalidInput(std::string("--mode ") + std::string(SearchModeName(request.mode)) +
+                            " needs an embedding model, and none is configured",
+                        "use --mode lexical, or set [models.embedding] in the config");
+  }
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  return search::LexicalSearch(*store, request);
+}
+
+}  // namespace kebab::app

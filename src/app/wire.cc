@@ -1,0 +1,346 @@
+#include "app/wire.h"
+
+#include "search/snippet.h"
+
+namespace kebab::app::wire {
+namespace {
+
+json NullOr(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
+json NullIfEmpty(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+template <typename T>
+json NullOr(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json Spans(const std::vector<SourceSpan>& spans) {
+  json a = json::array();
+  for (const auto& s : spans) a.push_back(s.ToJson());
+  return a;
+}
+
+json Counts(const IngestCounts& c) {
+  return {{"scanned", c.scanned},       {"new", c.new_docs},
+          {"updated", c.updated},       {"unchanged", c.unchanged},
+          {"skipped", c.skipped},       {"errors", c.errors},
+          {"purged", c.purged},         {"chunks_indexed", c.chunks_indexed},
+          {"embeddings_indexed", c.embeddings_indexed}};
+}
+
+Citation ChunkCitation(const store::StoredChunk& c) {
+  SourceSpan span =
+      c.chunk.source_spans.empty() ? SourceSpan::Lines(1, 1) : c.chunk.source_spans[0];
+  std::optional<std::string> section;
+  if (!c.chunk.section_label.empty()) section = c.chunk.section_label;
+  return CitationFromSpan(c.doc_path, span, section);
+}
+
+}  // namespace
+
+json Error(const Status& status) {
+  return {{"schema_version", "error.v1"},
+          {"code", ErrorCodeName(status.code())},
+          {"message", status.message()},
+          {"hint", NullIfEmpty(status.hint())},
+          {"details", json::object()}};
+}
+
+int ExitCodeFor(const Status&) { return 2; }
+
+json SearchHit(const search::SearchHit& h, const std::string& index_version, bool explain,
+               const std::string& match_expression) {
+  const Chunk& c = h.chunk.chunk;
+  json citation = h.citation.ToWire();
+  citation["indexed_at"] = h.chunk.indexed_at;
+  json j = {{"schema_version", "search_hit.v1"},
+            {"rank", h.rank},
+            {"score", h.score},
+            {"score_kind", h.score_kind},
+            {"chunk_id", c.chunk_id},
+            {"doc_id", c.doc_id},
+            {"doc_path", h.chunk.doc_path},
+            {"title", h.chunk.title},
+            {"heading_path", c.heading_path},
+            {"section_label", NullIfEmpty(c.section_label)},
+            {"snippet", search::StripHighlights(h.snippet)},
+            {"snippet_full_text", h.snippet_full_text},
+            {"citation", citation},
+            {"retrieval",
+             {{"method", SearchModeName(h.retrieval.method)},
+              {"lexical_score", NullOr(h.retrieval.lexical_score)},
+              {"vector_score", NullOr(h.retrieval.vector_score)},
+              {"fusion_score", NullOr(h.retrieval.fusion_score)},
+              {"lexical_rank", NullOr(h.retrieval.lexical_rank)},
+              {"vector_rank", NullOr(h.retrieval.vector_rank)}}},
+            {"index_version", index_version},
+            {"embedding_model", nullptr},
+            {"chunker_version", c.chunker_version},
+            {"indexed_at", h.chunk.indexed_at},
+            {"lang", h.lang},
+            {"source_type", h.source_type},
+            {"trust_level", h.trust_level}};
+  if (explain) {
+    j["explain"] = {{"match_expression", match_expression},
+                    {"lexical", {{"rank", NullOr(h.retrieval.lexical_rank)},
+                                 {"bm25", NullOr(h.retrieval.lexical_score)},
+                                 {"normalized", h.score}}},
+                    {"token_estimate", c.token_estimate},
+                    {"policy_hash", c.policy_hash}};
+  }
+  return j;
+}
+
+json SearchResponse(const search::SearchResponse& r, bool explain) {
+  json hits = json::array();
+  for (const auto& h : r.hits) hits.push_back(SearchHit(h, r.index_version, explain, r.match_expression));
+  json j = {{"schema_version", "search_response.v1"},
+            {"query", r.query},
+            {"mode", SearchModeName(r.mode)},
+            {"k", r.k},
+            {"hits", hits},
+            {"next_cursor", NullOr(r.next_cursor)},
+            {"truncated", r.truncated},
+            {"corpus_revision", r.corpus_revision},
+            {"index_version", r.index_version},
+            {"hint", NullOr(r.hint)}};
+  if (explain) {
+    j["trace"] = {{"match_expression", r.match_expression},
+                  {"timing", {{"total_ms", r.elapsed_ms}}}};
+  }
+  return j;
+}
+
+json DocSummary(const store::DocSummary& d) {
+  return {{"schema_version", "doc_summary.v1"},
+          {"doc_id", d.doc_id},
+          {"doc_path", d.doc_path},
+          {"title", d.title},
+          {"lang", d.lang},
+          {"tags", d.tags},
+          {"aliases", d.aliases},
+          {"trust_level", TrustLevelName(d.trust_level)},
+          {"source_type", SourceTypeName(d.source_type)},
+          {"media", d.media},
+          {"byte_len", d.byte_len},
+          {"chunk_count", d.chunk_count},
+          {"created_at", d.created_at},
+          {"updated_at", d.updated_at},
+          {"indexed_at", d.ingested_at},
+          {"parser_version", d.parser_version},
+          {"chunker_version", NullIfEmpty(d.chunker_version)}};
+}
+
+json ChunkInspection(const store::StoredChunk& s) {
+  const Chunk& c = s.chunk;
+  return {{"schema_version", "chunk_inspection.v1"},
+          {"chunk_id", c.chunk_id},
+          {"doc_id", c.doc_id},
+          {"doc_path", s.doc_path},
+          {"heading_path", c.heading_path},
+          {"section_label", NullIfEmpty(c.section_label)},
+          {"text", c.text},
+          {"source_spans", Spans(c.source_spans)},
+          {"block_ids", c.block_ids},
+          {"token_estimate", c.token_estimate},
+          {"chunker_version", c.chunker_version},
+          {"policy_hash", c.policy_hash},
+          {"citation", ChunkCitation(s).ToWire()},
+          {"embeddings", json::array()}};
+}
+
+json DocumentInspection(const store::StoredDocument& s) {
+  const CanonicalDocument& d = s.doc;
+  json blocks = json::array();
+  for (const auto& b : d.blocks) {
+    blocks.push_back({{"block_id", b.block_id},
+                      {"kind", BlockKindName(b.kind)},
+                      {"heading_path", b.heading_path},
+                      {"ordinal", b.ordinal},
+                      {"source_span", b.span.ToJson()},
+                      {"payload", b.PayloadJson()}});
+  }
+  json provenance = json::array();
+  for (const auto& e : d.provenance) {
+    provenance.push_back({{"at", e.at}, {"agent", e.agent}, {"kind", e.kind}, {"note", e.note}});
+  }
+  return {{"schema_version", "document_inspection.v1"},
+          {"doc_id", d.doc_id},
+          {"doc_path", d.workspace_path},
+          {"asset_id", d.asset_id},
+          {"title", d.title},
+          {"lang", d.lang},
+          {"parser_version", d.parser_version},
+          {"doc_version", d.doc_version},
+          {"created_at", s.summary.created_at},
+          {"updated_at", s.summary.updated_at},
+          {"indexed_at", s.summary.ingested_at},
+          {"metadata", d.metadata.ToJson()},
+          {"blocks", blocks},
+          {"chunk_ids", s.chunk_ids},
+          {"provenance", provenance}};
+}
+
+json Doctor(const DoctorReport& r) {
+  json checks = json::array();
+  for (const auto& c : r.checks) {
+    checks.push_back(
+        {{"name", c.name}, {"ok", c.ok}, {"detail", c.detail}, {"hint", NullIfEmpty(c.hint)}});
+  }
+  return {{"schema_version", "doctor.v1"}, {"ok", r.ok}, {"checks", checks}};
+}
+
+json IngestReport(const app::IngestReport& r) {
+  const IngestCounts& c = r.counts;
+  json j = {{"schema_version", "ingest_report.v1"},
+            {"run_id", r.run_id},
+            {"scope", {{"root", r.root}, {"exclude", r.exclude}}},
+            {"scanned", c.scanned},
+            {"new", c.new_docs},
+            {"updated", c.updated},
+            {"unchanged", c.unchanged},
+            {"skipped", c.skipped},
+            {"errors", c.errors},
+            {"purged", c.purged},
+            {"chunks_indexed", c.chunks_indexed},
+            {"duration_ms", r.duration_ms},
+            {"aborted", r.aborted},
+            {"corpus_revision", r.corpus_revision},
+            {"skipped_by_extension", r.skipped_by_extension},
+            {"skip_examples", r.skip_examples},
+            {"warnings", r.warnings}};
+  for (const char* reason : {"gitignore", "kebabignore", "config_exclude", "builtin_blacklist",
+                             "generated", "size_exceeded", "unsupported", "unreadable",
+                             "symlink_loop"}) {
+    auto it = r.skipped_by_reason.find(reason);
+    j[std::string("skipped_") + reason] = it == r.skipped_by_reason.end() ? 0 : it->second;
+  }
+  if (!r.items) {
+    j["items"] = nullptr;
+  } else {
+    json items = json::array();
+    for (const auto& i : *r.items) {
+      items.push_back({{"kind", i.kind},
+                       {"doc_id", NullIfEmpty(i.doc_id)},
+                       {"doc_path", i.doc_path},
+                       {"asset_id", NullIfEmpty(i.asset_id)},
+                       {"byte_len", i.byte_len},
+                       {"block_count", i.block_count},
+                       {"chunk_count", i.chunk_count},
+                       {"parser_version", NullIfEmpty(i.parser_version)},
+                       {"chunker_version", NullIfEmpty(i.chunker_version)},
+                       {"warnings", i.warnings},
+                       {"error", NullIfEmpty(i.error)}});
+    }
+    j["items"] = items;
+  }
+  return j;
+}
+
+json IngestProgress(const IngestEvent& e) {
+  json j = {{"schema_version", "ingest_progress.v1"}, {"ts", e.ts}};
+  switch (e.kind) {
+    case IngestEvent::Kind::kScanStarted:
+      j["kind"] = "scan_started";
+      j["root"] = e.root;
+      break;
+    case IngestEvent::Kind::kScanCompleted:
+      j["kind"] = "scan_completed";
+      j["total"] = e.total;
+      break;
+    case IngestEvent::Kind::kAssetStarted:
+      j["kind"] = "asset_started";
+      j["idx"] = e.idx;
+      j["total"] = e.total;
+      j["path"] = e.path;
+      j["media"] = e.media;
+      break;
+    case IngestEvent::Kind::kAssetFinished:
+      j["kind"] = "asset_finished";
+      j["idx"] = e.idx;
+      j["total"] = e.total;
+      j["path"] = e.path;
+      j["result"] = e.result;
+      j["chunks"] = e.chunks;
+      j["ms"] = e.ms;
+      break;
+    case IngestEvent::Kind::kPurged:
+      j["kind"] = "purged";
+      j["path"] = e.path;
+      break;
+    case IngestEvent::Kind::kCompleted:
+    case IngestEvent::Kind::kAborted:
+      j["kind"] = e.kind == IngestEvent::Kind::kCompleted ? "completed" : "aborted";
+      j["counts"] = Counts(e.counts);
+      break;
+  }
+  return j;
+}
+
+json FetchResult(const app::FetchResult& r) {
+  json j = {{"schema_version", "fetch_result.v1"},
+            {"kind", r.kind},
+            {"doc_id", r.doc_id},
+            {"doc_path", r.doc_path},
+            {"title", r.title},
+            {"text", r.text},
+            {"truncated", r.truncated},
+            {"indexed_at", r.indexed_at}};
+  if (r.kind == "chunk") {
+    j["chunk"] = r.chunk ? ChunkInspection(*r.chunk) : json(nullptr);
+    json before = json::array(), after = json::array();
+    for (const auto& c : r.context_before) before.push_back(ChunkInspection(c));
+    for (const auto& c : r.context_after) after.push_back(ChunkInspection(c));
+    j["context_before"] = before;
+    j["context_after"] = after;
+    if (r.chunk) j["citation"] = ChunkCitation(*r.chunk).ToWire();
+  }
+  if (r.kind == "span") {
+    j["line_start"] = NullOr(r.line_start);
+    j["line_end"] = NullOr(r.line_end);
+    j["effective_end"] = NullOr(r.effective_end);
+    if (r.line_start && r.effective_end) {
+      j["citation"] = Citation::Lines(r.doc_path, static_cast<uint32_t>(*r.line_start),
+                                      static_cast<uint32_t>(*r.effective_end))
+                          .ToWire();
+    }
+  }
+  return j;
+}
+
+json ResetReport(const app::ResetReport& r) {
+  const char* scope = r.scope == ResetScope::kAll        ? "all"
+                      : r.scope == ResetScope::kDataOnly ? "data_only"
+                                                         : "config_only";
+  return {{"schema_version", "reset_report.v1"},
+          {"scope", scope},
+          {"removed_paths", r.removed_paths},
+          {"kept_paths", r.kept_paths}};
+}
+
+json Schema(const SchemaInfo& info) {
+  const auto& s = info.stats;
+  return {{"schema_version", "schema.v1"},
+          {"kebab_version", kKebabVersion},
+          {"wire", {{"schemas", info.wire_schemas}}},
+          {"capabilities", info.capabilities},
+          {"models",
+           {{"parser_version", info.parser_version},
+            {"chunker_version", info.chunker_version},
+            {"active_parsers", {info.parser_version}},
+            {"active_chunkers", {info.chunker_version}},
+            {"embedding_version", nullptr},
+            {"prompt_template_version", info.prompt_template_version},
+            {"index_version", info.index_version},
+            {"corpus_revision", info.corpus_revision},
+            {"tokenizer", "kebab (unicode words, CJK bigrams, case/diacritic folding)"},
+            {"stemmer", info.stemmer}}},
+          {"stats",
+           {{"doc_count", s.doc_count},
+            {"chunk_count", s.chunk_count},
+            {"asset_count", s.asset_count},
+            {"last_ingest_at", NullOr(s.last_ingest_at)},
+            {"media_breakdown", s.media_breakdown},
+            {"lang_breakdown", s.lang_breakdown},
+            {"index_bytes", {{"sqlite", s.sqlite_bytes}}}}}};
+}
+
+}  // namespace kebab::app::wire

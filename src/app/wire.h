@@ -1,0 +1,34 @@
+// Wire schema v1 (docs/wire-schema/v1/): the stable JSON of every object kebab emits with
+// --json (and, later, over MCP). Internal structs evolve freely; only these functions decide
+// what crosses the wire, and v1 only ever gains optional fields.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "app/admin.h"
+#include "app/ingest.h"
+#include "app/queries.h"
+#include "search/search.h"
+
+namespace kebab::app::wire {
+
+using nlohmann::json;
+
+json Error(const Status& status);
+json SearchHit(const search::SearchHit& hit, const std::string& index_version, bool explain,
+               const std::string& match_expression);
+json SearchResponse(const search::SearchResponse& response, bool explain);
+json DocSummary(const store::DocSummary& doc);
+json ChunkInspection(const store::StoredChunk& chunk);
+json DocumentInspection(const store::StoredDocument& doc);
+json Doctor(const DoctorReport& report);
+json IngestReport(const app::IngestReport& report);
+json IngestProgress(const IngestEvent& event);
+json FetchResult(const app::FetchResult& result);
+json ResetReport(const app::ResetReport& report);
+json Schema(const SchemaInfo& info);
+
+// Exit code for a failed command (spec §1.7): 2 for every error.
+int ExitCodeFor(const Status& status);
+
+}  // namespace kebab::app::wire

@@ -1,0 +1,105 @@
+// doctor, schema, reset.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "app/admin.h"
+#include "app/wire.h"
+#include "cli/common.h"
+
+namespace kebab::cli {
+
+int RunDoctor(const Output& out, const Globals& g) {
+  auto config = LoadConfigFor(g);
+  std::string path = g.config_path.empty() ? config::DefaultConfigPath(g.env) : g.config_path;
+  app::DoctorReport report =
+      app::Doctor(config.ok() ? &*config : nullptr, config.status(), path);
+  if (out.json) {
+    out.Json(app::wire::Doctor(report));
+  } else {
+    int failed = 0;
+    for (const auto& c : report.checks) {
+      char name[32];
+      std::snprintf(name, sizeof name, "%-18s", c.name.c_str());
+      out.Line((c.ok ? out.Green("✓") : out.Red("✗")) + " " + name + " " + c.detail);
+      if (!c.hint.empty()) out.Line("  hint: " + c.hint);
+      failed += !c.ok;
+    }
+    out.Line(failed == 0 ? "all checks passed."
+                         : std::to_string(failed) + (failed == 1 ? " check" : " checks") +
+                               " failed.");
+  }
+  return report.ok ? kExitOk : kExitUnhealthy;
+}
+
+int RunSchema(const Output& out, const Globals& g) {
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  auto info = app::Schema(*config);
+  if (!info.ok()) return out.Fail(info.status());
+  if (out.json) {
+    out.Json(app::wire::Schema(*info));
+    return kExitOk;
+  }
+  out.Line(out.Bold("kebab " + std::string(app::kKebabVersion)));
+  std::string schemas;
+  for (const auto& s : info->wire_schemas) schemas += (schemas.empty() ? "" : " ") + s;
+  out.Line("wire        " + schemas);
+  std::string caps;
+  for (const auto& [k, v] : info->capabilities) caps += (caps.empty() ? "" : " ") + (v ? k : "-" + k);
+  out.Line("capability  " + caps);
+  out.Line("parser      " + info->parser_version);
+  out.Line("chunker     " + info->chunker_version);
+  out.Line("index       " + info->index_version + " (revision " +
+           std::to_string(info->corpus_revision) + ")");
+  if (!info->indexed) {
+    out.Line("stats       no index yet (run `kebab ingest`)");
+    return kExitOk;
+  }
+  const auto& s = info->stats;
+  out.Line("stats       " + std::to_string(s.doc_count) + " docs, " +
+           std::to_string(s.chunk_count) + " chunks, " + std::to_string(s.asset_count) +
+           " assets, " + std::to_string(s.sqlite_bytes / 1024) + " KiB");
+  std::string langs;
+  for (const auto& [l, n] : s.lang_breakdown) langs += (langs.empty() ? "" : ", ") + l + " " + std::to_string(n);
+  if (!langs.empty()) out.Line("languages   " + langs);
+  if (s.last_ingest_at) out.Line("last ingest " + *s.last_ingest_at);
+  return kExitOk;
+}
+
+int RunReset(const Output& out, const Globals& g, const std::string& scope_name, bool yes) {
+  if (auto st = CheckWritable(g, "reset"); !st.ok()) return out.Fail(st);
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  app::ResetScope scope = scope_name == "all"           ? app::ResetScope::kAll
+                          : scope_name == "config-only" ? app::ResetScope::kConfigOnly
+                                                        : app::ResetScope::kDataOnly;
+  if (!yes) {
+    if (!::isatty(STDIN_FILENO) || out.json) {
+      return out.Fail(InvalidInput("reset needs confirmation", "pass --yes to confirm"));
+    }
+    std::fprintf(stderr, "This removes:\n");
+    for (const auto& p : app::ResetTargets(*config, scope)) std::fprintf(stderr, "  %s\n", p.c_str());
+    std::fprintf(stderr, "Your notes under %s are not touched. Continue? [y/N] ",
+                 config->workspace.root.c_str());
+    std::string answer;
+    std::getline(std::cin, answer);
+    if (answer != "y" && answer != "Y" && answer != "yes") {
+      out.Note("nothing removed");
+      return kExitNoResult;
+    }
+  }
+  auto report = app::Reset(*config, scope);
+  if (!report.ok()) return out.Fail(report.status());
+  if (out.json) {
+    out.Json(app::wire::ResetReport(*report));
+  } else {
+    for (const auto& p : report->removed_paths) out.Line("removed  " + p);
+    if (report->removed_paths.empty()) out.Line("nothing to remove");
+    for (const auto& p : report->kept_paths) out.Line("kept     " + p);
+  }
+  return kExitOk;
+}
+
+}  // namespace kebab::cli

@@ -1,0 +1,139 @@
+// init, ingest, ingest-file, ingest-stdin.
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <unistd.h>
+
+#include "app/admin.h"
+#include "app/ingest.h"
+#include "app/wire.h"
+#include "cli/common.h"
+#include "cli/progress.h"
+
+namespace kebab::cli {
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+void OnSigint(int) {
+  if (g_cancel.exchange(true)) _exit(kExitInterrupted);
+  static const char kMsg[] =
+      "\nstopping after the documents in hand… (Ctrl-C again to quit at once)\n";
+  ssize_t ignored = ::write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
+  (void)ignored;
+}
+
+void PrintReport(const Output& out, const app::IngestReport& r) {
+  if (out.json) {
+    out.Json(app::wire::IngestReport(r));
+    return;
+  }
+  const auto& c = r.counts;
+  char timing[96];
+  const double secs = r.duration_ms / 1000.0;
+  std::snprintf(timing, sizeof timing, "%.2f s, %.0f files/s", secs,
+                secs > 0 ? (c.scanned - c.skipped) / secs : 0.0);
+  out.Line((r.aborted ? out.Red("aborted") + "  " : std::string()) + "scanned " +
+           std::to_string(c.scanned) + "  new " + std::to_string(c.new_docs) + "  updated " +
+           std::to_string(c.updated) + "  unchanged " + std::to_string(c.unchanged) +
+           "  skipped " + std::to_string(c.skipped) + "  errors " + std::to_string(c.errors) +
+           "  purged " + std::to_string(c.purged) + "  chunks " +
+           std::to_string(c.chunks_indexed) + "  (" + timing + ")");
+  for (const auto& [reason, n] : r.skipped_by_reason) {
+    std::string line = "  skipped " + reason + ": " + std::to_string(n);
+    auto ex = r.skip_examples.find(reason);
+    if (ex != r.skip_examples.end() && !ex->second.empty()) {
+      line += "  e.g. ";
+      for (size_t i = 0; i < ex->second.size(); ++i) line += (i ? ", " : "") + ex->second[i];
+    }
+    if (reason == "unsupported" && !r.skipped_by_extension.empty()) {
+      line += "  by extension:";
+      for (const auto& [ext, k] : r.skipped_by_extension) line += " " + ext + "=" + std::to_string(k);
+    }
+    out.Line(line);
+  }
+  for (const auto& w : r.warnings) out.Line("  warning: " + w);
+  if (r.items) {
+    for (const auto& item : *r.items) {
+      if (item.kind == "error") out.Line("  " + out.Red("error") + " " + item.doc_path + ": " + item.error);
+      for (const auto& w : item.warnings) out.Line("  warning " + item.doc_path + ": " + w);
+    }
+  }
+  if (r.aborted) out.Note("interrupted: everything indexed so far is kept; run `kebab ingest` to finish");
+}
+
+int Finish(const Output& out, const Result<app::IngestReport>& report) {
+  if (!report.ok()) return out.Fail(report.status());
+  PrintReport(out, *report);
+  return report->aborted ? kExitInterrupted : kExitOk;
+}
+
+}  // namespace
+
+int RunInit(const Output& out, const Globals& g, bool force) {
+  if (auto st = CheckWritable(g, "init"); !st.ok()) return out.Fail(st);
+  std::string path = g.config_path.empty() ? config::DefaultConfigPath(g.env) : g.config_path;
+  auto report = app::Init(path, force, g.env);
+  if (!report.ok()) return out.Fail(report.status());
+  if (out.json) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (const auto& l : report->lines) lines.push_back({{"verb", l.verb}, {"path", l.path}, {"note", l.note}});
+    out.Json({{"config_path", report->config_path}, {"workspace_root", report->workspace_root},
+              {"actions", lines}});
+    return kExitOk;
+  }
+  for (const auto& l : report->lines) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%-9s ", l.verb.c_str());
+    out.Line(std::string(buf) + l.path + (l.note.empty() ? "" : "  (" + l.note + ")"));
+  }
+  out.Line("hint      edit " + report->config_path + " then `kebab ingest " +
+           report->workspace_root + "`");
+  return kExitOk;
+}
+
+int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
+  if (auto st = CheckWritable(g, "ingest"); !st.ok()) return out.Fail(st);
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  app::IngestOptions options;
+  if (!args.path.empty()) {
+    std::error_code ec;
+    auto abs = std::filesystem::weakly_canonical(std::filesystem::absolute(args.path, ec), ec);
+    options.root = abs.string();
+  }
+  options.force_reingest = args.force_reingest;
+  options.summary_only = args.summary_only;
+  ProgressBar bar(!out.quiet && out.stderr_tty);
+  app::IngestEventSink sink = [&](const app::IngestEvent& e) {
+    if (out.json) {
+      out.Json(app::wire::IngestProgress(e));
+    } else {
+      bar.OnEvent(e);
+    }
+  };
+  std::signal(SIGINT, OnSigint);
+  auto report = app::Ingest(*config, options, sink, &g_cancel);
+  std::signal(SIGINT, SIG_DFL);
+  bar.Finish();
+  return Finish(out, report);
+}
+
+int RunIngestFile(const Output& out, const Globals& g, const std::string& path) {
+  if (auto st = CheckWritable(g, "ingest-file"); !st.ok()) return out.Fail(st);
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  return Finish(out, app::IngestFile(*config, path));
+}
+
+int RunIngestStdin(const Output& out, const Globals& g, const std::string& title) {
+  if (auto st = CheckWritable(g, "ingest-stdin"); !st.ok()) return out.Fail(st);
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  std::string body((std::istreambuf_iterator<char>(std::cin)), {});
+  return Finish(out, app::IngestText(*config, title, body));
+}
+
+}  // namespace kebab::cli

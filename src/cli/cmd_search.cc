@@ -1,0 +1,138 @@
+// search: dense four-line hits (spec §1.5), --explain breakdown (§1.6), --json response.
+#include <cstdio>
+
+#include "app/queries.h"
+#include "app/wire.h"
+#include "cli/common.h"
+#include "core/time.h"
+#include "search/snippet.h"
+
+namespace kebab::cli {
+namespace {
+
+template <typename T, typename Parse>
+Status ParseList(const std::vector<std::string>& values, const char* flag, Parse parse,
+                 const char* allowed, std::vector<T>* out) {
+  for (const auto& raw : values) {
+    size_t pos = 0;
+    while (pos <= raw.size()) {
+      size_t comma = raw.find(',', pos);
+      std::string v = raw.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      if (!v.empty()) {
+        auto parsed = parse(v);
+        if (!parsed) {
+          return InvalidInput(std::string("unknown ") + flag + " value '" + v + "'",
+                              std::string("use one of: ") + allowed);
+        }
+        out->push_back(*parsed);
+      }
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+  }
+  return Status::OK();
+}
+
+Result<search::SearchRequest> BuildRequest(const SearchArgs& a, const config::Config& config) {
+  search::SearchRequest r;
+  for (const auto& w : a.words) r.query += (r.query.empty() ? "" : " ") + w;
+  auto mode = ParseSearchMode(a.mode);
+  if (!mode) return InvalidInput("unknown --mode '" + a.mode + "'", "use lexical, vector or hybrid");
+  r.mode = *mode;
+  r.k = a.k > 0 ? a.k : config.search.default_k;
+  if (a.k < 0) return InvalidInput("--k must be at least 1");
+  r.snippet_chars = a.snippet_chars > 0 ? a.snippet_chars : config.search.snippet_chars;
+  if (a.max_tokens < 0) return InvalidInput("--max-tokens must be positive");
+  if (a.max_tokens > 0) r.max_tokens = a.max_tokens;
+  if (!a.cursor.empty()) r.cursor = a.cursor;
+  r.explain = a.explain;
+  SearchFilters& f = r.filters;
+  for (const auto& t : a.tags) f.tags_any.push_back(t);
+  if (!a.lang.empty()) f.lang = a.lang;
+  if (!a.path_glob.empty()) f.path_glob = a.path_glob;
+  if (!a.trust_min.empty()) {
+    f.trust_min = ParseTrustLevel(a.trust_min);
+    if (!f.trust_min) {
+      return InvalidInput("unknown --trust-min '" + a.trust_min + "'",
+                          "use primary, secondary or generated");
+    }
+  }
+  KEBAB_RETURN_IF_ERROR(ParseList(a.media, "--media", ParseMediaKind,
+                                  "markdown (md), pdf, image, audio, code, other", &f.media));
+  KEBAB_RETURN_IF_ERROR(ParseList(a.source_types, "--source-type", ParseSourceType,
+                                  "markdown, note, paper, reference, inbox", &f.source_types));
+  for (const auto& id : a.doc_ids) f.doc_ids.push_back(id);
+  if (!a.ingested_after.empty()) {
+    if (!ParseRfc3339(a.ingested_after)) {
+      return InvalidInput("--ingested-after '" + a.ingested_after + "' is not a date",
+                          "use RFC 3339, e.g. 2026-05-01 or 2026-05-01T09:00:00+09:00");
+    }
+    f.ingested_after = a.ingested_after;
+  }
+  return r;
+}
+
+std::string Highlight(const Output& out, const std::string& snippet) {
+  if (!out.stdout_tty) return search::StripHighlights(snippet);
+  std::string s;
+  for (char c : snippet) {
+    if (c == search::kHighlightOpen) {
+      s += "\033[1;33m";
+    } else if (c == search::kHighlightClose) {
+      s += "\033[0m";
+    } else {
+      s += c;
+    }
+  }
+  return s;
+}
+
+void PrintHuman(const Output& out, const search::SearchResponse& r, bool explain) {
+  char buf[64];
+  for (const auto& h : r.hits) {
+    std::snprintf(buf, sizeof buf, "%2d. %.2f  ", h.rank, h.score);
+    out.Line(out.Bold(buf) + h.citation.ToUri());
+    std::string heading = h.chunk.chunk.section_label;
+    if (heading.empty() && !h.chunk.title.empty()) heading = h.chunk.title;
+    if (!heading.empty()) out.Line("    " + out.Dim(heading));
+    out.Line("    " + Highlight(out, h.snippet));
+    if (explain) {
+      std::snprintf(buf, sizeof buf, "rank %d  score %.3f", h.retrieval.lexical_rank.value_or(0),
+                    h.retrieval.lexical_score.value_or(0));
+      out.Line("    ├ lexical (bm25)  " + std::string(buf));
+      std::snprintf(buf, sizeof buf, "%.3f", h.score);
+      out.Line("    └ normalized      s/(1+s) = " + std::string(buf));
+      out.Line("    chunker " + h.chunk.chunk.chunker_version + "  chunk_id " +
+               h.chunk.chunk.chunk_id);
+    }
+  }
+  std::snprintf(buf, sizeof buf, "%.1f ms", r.elapsed_ms);
+  out.Line(out.Dim(std::to_string(r.hits.size()) + (r.hits.size() == 1 ? " hit" : " hits") +
+                   "  " + std::string(SearchModeName(r.mode)) + "  index " + r.index_version +
+                   "  " + buf));
+  if (explain) out.Line(out.Dim("match " + r.match_expression));
+  if (r.next_cursor) {
+    out.Note(std::string(r.truncated ? "truncated to fit --max-tokens; " : "") +
+             "more results: --cursor " + *r.next_cursor);
+  }
+}
+
+}  // namespace
+
+int RunSearch(const Output& out, const Globals& g, const SearchArgs& args) {
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  auto request = BuildRequest(args, *config);
+  if (!request.ok()) return out.Fail(request.status());
+  auto response = app::Search(*config, *request);
+  if (!response.ok()) return out.Fail(response.status());
+  if (out.json) {
+    out.Json(app::wire::SearchResponse(*response, args.explain));
+  } else {
+    PrintHuman(out, *response, args.explain);
+    if (response->hits.empty()) out.Note("no hits for \"" + response->query + "\"");
+  }
+  return response->hits.empty() ? kExitNoResult : kExitOk;
+}
+
+}  // namespace kebab::cli

@@ -1,0 +1,63 @@
+// One handler per `kebab` subcommand. Handlers only parse-free glue: call the app facade,
+// render the result (human or --json), and return the exit code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/output.h"
+#include "config/config.h"
+
+namespace kebab::cli {
+
+struct Globals {
+  std::string config_path;  // --config; empty = XDG default
+  bool readonly = false;    // --readonly or KEBAB_READONLY
+  config::Environment env;
+};
+
+struct IngestArgs {
+  std::string path;  // positional PATH or --root
+  bool force_reingest = false;
+  bool summary_only = false;
+};
+
+struct SearchArgs {
+  std::vector<std::string> words;
+  int k = 0;
+  std::string mode = "lexical";
+  std::vector<std::string> tags, media, doc_ids, source_types;
+  std::string lang, path_glob, trust_min, ingested_after, cursor;
+  int max_tokens = 0;
+  int snippet_chars = 0;
+  bool explain = false;
+};
+
+struct ListArgs {
+  std::string path_glob, tag, lang;
+  int limit = 0;
+};
+
+struct FetchArgs {
+  std::string what;  // chunk | doc | span
+  std::string id;
+  int context = 0;
+  int max_tokens = 0;
+  int line_start = 0, line_end = 0;
+};
+
+int RunInit(const Output& out, const Globals& g, bool force);
+int RunIngest(const Output& out, const Globals& g, const IngestArgs& args);
+int RunIngestFile(const Output& out, const Globals& g, const std::string& path);
+int RunIngestStdin(const Output& out, const Globals& g, const std::string& title);
+int RunListDocs(const Output& out, const Globals& g, const ListArgs& args);
+int RunInspect(const Output& out, const Globals& g, const std::string& what,
+               const std::string& id);
+int RunFetch(const Output& out, const Globals& g, const FetchArgs& args);
+int RunSearch(const Output& out, const Globals& g, const SearchArgs& args);
+int RunDoctor(const Output& out, const Globals& g);
+int RunSchema(const Output& out, const Globals& g);
+int RunReset(const Output& out, const Globals& g, const std::string& scope, bool yes);
+
+}  // namespace kebab::cli

@@ -1,0 +1,190 @@
+// The `kebab` binary: argument parsing and dispatch only; everything else lives in the app
+// facade (src/app) and the command handlers beside this file.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "app/admin.h"
+#include "cli/commands.h"
+
+namespace kebab::cli {
+namespace {
+
+bool EnvTruthy(const config::Environment& env, const char* name, bool* value) {
+  auto it = env.find(name);
+  if (it == env.end()) return false;
+  std::string v = it->second;
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "1" || v == "true" || v == "yes" || v == "on") {
+    *value = true;
+    return true;
+  }
+  if (v == "0" || v == "false" || v == "no" || v == "off" || v.empty()) {
+    *value = false;
+    return true;
+  }
+  return false;
+}
+
+constexpr const char* kDescription =
+    "kebab — a local-first knowledge base: index a folder of Markdown once (and incrementally\n"
+    "after), then find passages by words with citations to the exact lines.\n\n"
+    "Quick tour:\n"
+    "  kebab init                      write ~/.config/kebab/config.toml and the directories\n"
+    "  kebab ingest ~/KnowledgeBase    index (re-run any time: only changes are processed)\n"
+    "  kebab search \"chunking rules\"   ranked hits as path#L12-L34 citations\n"
+    "  kebab fetch span DOC_ID 12 34   read the cited lines\n"
+    "  kebab doctor                    check config, index and models\n\n"
+    "Every command takes --json for machine-readable output (wire schema v1).\n"
+    "Exit codes: 0 ok, 1 no hits / refused / readonly, 2 error, 3 doctor unhealthy,\n"
+    "130 interrupted.";
+
+int Main(int argc, char** argv) {
+  CLI::App app{kDescription, "kebab"};
+  app.require_subcommand(1);
+  app.fallthrough();
+  app.set_version_flag("--version", std::string("kebab ") + app::kKebabVersion);
+  bool json = false, quiet = false, verbose = false, readonly = false;
+  Globals g;
+  g.env = config::ProcessEnvironment();
+  app.add_flag("--json", json, "Machine output: wire schema v1 JSON on stdout, error.v1 on stderr");
+  app.add_flag("-q,--quiet", quiet, "No progress or hints on stderr");
+  app.add_flag("-v,--verbose", verbose, "More detail on errors");
+  app.add_flag("--readonly", readonly,
+               "Refuse commands that change the index (also KEBAB_READONLY=1)");
+  app.add_option("--config", g.config_path,
+                 "Config file (default ${XDG_CONFIG_HOME:-~/.config}/kebab/config.toml)");
+
+  bool force = false;
+  auto* init = app.add_subcommand("init", "Write an annotated config, create the directories and the index");
+  init->add_flag("--force", force, "Overwrite an existing config file");
+
+  IngestArgs ingest_args;
+  auto* ingest = app.add_subcommand(
+      "ingest", "Index the workspace (or PATH): new and changed files are parsed, unchanged "
+                "ones skipped, deleted ones purged");
+  ingest->add_option("path", ingest_args.path, "Directory to index (default: workspace.root)");
+  ingest->add_option("--root", ingest_args.path, "Same as PATH");
+  ingest->add_flag("--force-reingest", ingest_args.force_reingest,
+                   "Re-parse every file even when unchanged");
+  ingest->add_flag("--summary-only", ingest_args.summary_only,
+                   "Leave per-file items out of the report");
+
+  std::string file_path;
+  auto* ingest_file = app.add_subcommand(
+      "ingest-file", "Copy one Markdown file into <root>/_external/ and index it");
+  ingest_file->add_option("path", file_path, "The file")->required();
+
+  std::string title;
+  auto* ingest_stdin =
+      app.add_subcommand("ingest-stdin", "Index Markdown read from standard input");
+  ingest_stdin->add_option("--title", title, "Title of the note")->required();
+
+  ListArgs list_args;
+  auto* list = app.add_subcommand("list", "List indexed things");
+  auto* list_docs = list->add_subcommand("docs", "List indexed documents");
+  list->require_subcommand(1);
+  list_docs->add_option("--path-glob", list_args.path_glob, "Only paths matching (** crosses /)");
+  list_docs->add_option("--tag", list_args.tag, "Only documents with this tag");
+  list_docs->add_option("--lang", list_args.lang, "Only documents in this language");
+  list_docs->add_option("--limit", list_args.limit, "At most N documents");
+
+  std::string inspect_id;
+  auto* inspect = app.add_subcommand("inspect", "Show exactly what is stored (JSON)");
+  inspect->require_subcommand(1);
+  auto* inspect_doc = inspect->add_subcommand("doc", "A document, its blocks and chunk ids");
+  inspect_doc->add_option("id", inspect_id, "Document id")->required();
+  auto* inspect_chunk = inspect->add_subcommand("chunk", "A chunk with its spans and text");
+  inspect_chunk->add_option("id", inspect_id, "Chunk id")->required();
+
+  FetchArgs fetch_args;
+  auto* fetch = app.add_subcommand("fetch", "Read indexed text: a chunk, a document, or lines");
+  fetch->require_subcommand(1);
+  auto* fetch_chunk = fetch->add_subcommand("chunk", "A chunk, with --context N neighbours");
+  fetch_chunk->add_option("id", fetch_args.id, "Chunk id")->required();
+  fetch_chunk->add_option("--context", fetch_args.context, "Neighbouring chunks on each side");
+  auto* fetch_doc = fetch->add_subcommand("doc", "A whole document");
+  fetch_doc->add_option("id", fetch_args.id, "Document id")->required();
+  fetch_doc->add_option("--max-tokens", fetch_args.max_tokens, "Cut after about N tokens");
+  auto* fetch_span = fetch->add_subcommand("span", "Lines START..END (1-based) of a document");
+  fetch_span->add_option("doc_id", fetch_args.id, "Document id")->required();
+  fetch_span->add_option("start", fetch_args.line_start, "First line")->required();
+  fetch_span->add_option("end", fetch_args.line_end, "Last line")->required();
+  fetch_span->add_option("--max-tokens", fetch_args.max_tokens, "Cut after about N tokens");
+
+  SearchArgs s;
+  auto* search = app.add_subcommand(
+      "search",
+      "Find passages by words. Plain words match the phrase or any word (BM25-ranked);\n"
+      "'…' in single quotes passes raw FTS5 syntax (e.g. 'rust NEAR/5 ownership').");
+  search->add_option("query", s.words, "Words to search for")->required();
+  search->add_option("-k,--k", s.k, "Number of hits (default search.default_k)");
+  search->add_option("--mode", s.mode, "lexical (vector and hybrid need an embedding model)");
+  search->add_option("--tag", s.tags, "Only documents with any of these tags (repeatable)");
+  search->add_option("--lang", s.lang, "Only documents in this language (en, ko, ...)");
+  search->add_option("--path-glob", s.path_glob, "Only paths matching, e.g. 'notes/**/*.md'");
+  search->add_option("--trust-min", s.trust_min, "primary | secondary | generated");
+  search->add_option("--media", s.media, "markdown,pdf,image,audio,code,other (comma list)");
+  search->add_option("--doc-id", s.doc_ids, "Only these documents (repeatable)");
+  search->add_option("--source-type", s.source_types,
+                     "markdown,note,paper,reference,inbox (comma list)");
+  search->add_option("--ingested-after", s.ingested_after,
+                     "Only documents indexed after this RFC 3339 time or date");
+  search->add_option("--max-tokens", s.max_tokens,
+                     "Fit the response in about N tokens (shorter snippets, fewer hits)");
+  search->add_option("--cursor", s.cursor, "Continue from a previous next_cursor");
+  search->add_option("--snippet-chars", s.snippet_chars, "Snippet length (default 220)");
+  search->add_flag("--explain", s.explain, "Show how each hit was scored");
+
+  app.add_subcommand("doctor", "Check config, data directory, index health and models");
+  app.add_subcommand("schema", "Capabilities, versions and index statistics");
+
+  std::string reset_scope = "data-only";
+  bool yes = false;
+  auto* reset = app.add_subcommand(
+      "reset", "Delete kebab's data (never your notes). Default --data-only");
+  auto* scope_group = reset->add_option_group("scope");
+  scope_group->add_flag_callback("--all", [&] { reset_scope = "all"; },
+                                 "Config, index, cache and state");
+  scope_group->add_flag_callback("--data-only", [&] { reset_scope = "data-only"; },
+                                 "Index, cache and state (default)");
+  scope_group->add_flag_callback("--config-only", [&] { reset_scope = "config-only"; },
+                                 "Only the config file");
+  scope_group->require_option(0, 1);
+  reset->add_flag("-y,--yes", yes, "Do not ask for confirmation");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitError;
+  }
+
+  bool env_readonly = false;
+  EnvTruthy(g.env, "KEBAB_READONLY", &env_readonly);
+  g.readonly = readonly || env_readonly;
+  const Output out = Output::Detect(json, quiet, verbose);
+
+  if (*init) return RunInit(out, g, force);
+  if (*ingest) return RunIngest(out, g, ingest_args);
+  if (*ingest_file) return RunIngestFile(out, g, file_path);
+  if (*ingest_stdin) return RunIngestStdin(out, g, title);
+  if (*list_docs) return RunListDocs(out, g, list_args);
+  if (*inspect_doc) return RunInspect(out, g, "doc", inspect_id);
+  if (*inspect_chunk) return RunInspect(out, g, "chunk", inspect_id);
+  if (*fetch_chunk) fetch_args.what = "chunk";
+  if (*fetch_doc) fetch_args.what = "doc";
+  if (*fetch_span) fetch_args.what = "span";
+  if (*fetch) return RunFetch(out, g, fetch_args);
+  if (*search) return RunSearch(out, g, s);
+  if (app.got_subcommand("doctor")) return RunDoctor(out, g);
+  if (app.got_subcommand("schema")) return RunSchema(out, g);
+  if (*reset) return RunReset(out, g, reset_scope, yes);
+  return kExitError;
+}
+
+}  // namespace
+}  // namespace kebab::cli
+
+int main(int argc, char** argv) { return kebab::cli::Main(argc, argv); }

@@ -1,0 +1,85 @@
+#include "cli/progress.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "core/time.h"
+#include "core/unicode.h"
+
+namespace kebab::cli {
+
+void ProgressBar::OnEvent(const app::IngestEvent& e) {
+  if (!enabled_) return;
+  using K = app::IngestEvent::Kind;
+  switch (e.kind) {
+    case K::kScanStarted:
+      start_ms_ = MonotonicMillis();
+      current_ = "scanning " + e.root;
+      Draw(true);
+      break;
+    case K::kScanCompleted:
+      total_ = e.total;
+      Draw(true);
+      break;
+    case K::kAssetStarted:
+      current_ = e.path;
+      break;
+    case K::kAssetFinished:
+      done_ = e.idx;
+      Draw(false);
+      break;
+    default:
+      break;
+  }
+}
+
+void ProgressBar::Draw(bool force) {
+  const int64_t now = MonotonicMillis();
+  if (!force && now - last_draw_ms_ < 100) return;
+  last_draw_ms_ = now;
+  struct winsize ws {};
+  int width = ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
+  const double secs = std::max<int64_t>(now - start_ms_, 1) / 1000.0;
+  const double rate = done_ / secs;
+  char stats[128];
+  if (total_ > 0) {
+    const int bar = 20;
+    int filled = static_cast<int>(bar * done_ / total_);
+    std::string b(static_cast<size_t>(filled), '=');
+    b.resize(bar, ' ');
+    double eta = rate > 0 ? (total_ - done_) / rate : 0;
+    std::snprintf(stats, sizeof stats, "[%s] %lld/%lld %.0f files/s ETA %.0fs ", b.c_str(),
+                  static_cast<long long>(done_), static_cast<long long>(total_), rate, eta);
+  } else {
+    std::snprintf(stats, sizeof stats, "%s ", "…");
+  }
+  std::string line = stats;
+  int room = width - static_cast<int>(line.size()) - 1;
+  std::string file = current_;
+  if (room > 3 && static_cast<int>(Utf8Length(file)) > room) {
+    std::string_view f = current_;
+    while (Utf8Length(f) > static_cast<size_t>(room - 1)) {
+      size_t skip = 1;
+      while (skip < f.size() && (static_cast<unsigned char>(f[skip]) & 0xC0) == 0x80) ++skip;
+      f.remove_prefix(skip);
+    }
+    file = "…" + std::string(f);
+  } else if (room <= 3) {
+    file.clear();
+  }
+  line += file;
+  std::fprintf(stderr, "\r\033[2K%s", line.c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressBar::Finish() {
+  if (enabled_ && drawn_) {
+    std::fprintf(stderr, "\r\033[2K");
+    std::fflush(stderr);
+  }
+}
+
+}  // namespace kebab::cli

@@ -1,0 +1,142 @@
+// kebab's configuration (spec §6.4, adapted): the typed Config, how it is loaded
+// (defaults → config.toml → KEBAB_* environment), XDG path resolution and validation.
+// Every facade call takes an explicit Config; nothing reads configuration globally.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace kebab::config {
+
+struct WorkspaceConfig {
+  std::string root;                  // absolute, expanded
+  std::vector<std::string> exclude;  // gitignore-style patterns relative to root
+
+  bool operator==(const WorkspaceConfig&) const = default;
+};
+
+struct StorageConfig {
+  std::string data_dir;  // absolute, expanded
+  std::string sqlite;    // {data_dir}/kebab.sqlite
+  std::string asset_dir;
+  std::string artifact_dir;
+  std::string model_dir;
+  std::string runs_dir;
+  std::string cache_dir;  // ${XDG_CACHE_HOME:-~/.cache}/kebab
+  std::string state_dir;  // ${XDG_STATE_HOME:-~/.local/state}/kebab
+  int copy_threshold_mb = 100;
+
+  bool operator==(const StorageConfig&) const = default;
+};
+
+struct IngestConfig {
+  int max_parallel_extractors = 0;                // 0 = number of cores
+  long long max_file_bytes = 20LL * 1024 * 1024;  // larger files are skipped (size_exceeded)
+  bool skip_generated = true;  // skip files whose head says "@generated", "do not edit", ...
+  bool follow_symlinks = true;
+
+  bool operator==(const IngestConfig&) const = default;
+};
+
+struct ChunkingConfig {
+  int target_tokens = 500;
+  int overlap_tokens = 80;
+  int max_chunk_tokens = 4000;
+  bool respect_markdown_headings = true;
+  std::string chunker_version = "md-heading-v2";
+
+  bool operator==(const ChunkingConfig&) const = default;
+};
+
+struct EmbeddingConfig {
+  std::string provider = "none";  // none | llama | ollama | openai
+  std::string model;
+  std::string version = "v1";
+  int dimensions = 0;
+  int batch_size = 64;
+  std::string endpoint;
+
+  bool operator==(const EmbeddingConfig&) const = default;
+};
+
+struct LlmConfig {
+  std::string provider = "none";  // none | llama | ollama | openai
+  std::string model;
+  std::string endpoint = "http://127.0.0.1:11434";
+  int context_tokens = 8192;
+  double temperature = 0.0;
+  long long seed = 0;
+  int request_timeout_secs = 300;
+
+  bool operator==(const LlmConfig&) const = default;
+};
+
+struct SearchConfig {
+  int default_k = 10;
+  std::string hybrid_fusion = "rrf";
+  int rrf_k = 60;
+  int snippet_chars = 220;
+  std::string stemmer = "english";  // Snowball algorithm for Latin-script words, or "none"
+
+  bool operator==(const SearchConfig&) const = default;
+};
+
+struct RagConfig {
+  std::string prompt_template_version = "rag-v2";
+  double score_gate = 0.30;
+  int max_context_tokens = 8000;
+
+  bool operator==(const RagConfig&) const = default;
+};
+
+struct Config {
+  int schema_version = 1;
+  std::string config_path;  // the file this was loaded from (may not exist)
+  bool loaded_from_file = false;
+  WorkspaceConfig workspace;
+  StorageConfig storage;
+  IngestConfig ingest;
+  ChunkingConfig chunking;
+  EmbeddingConfig embedding;
+  LlmConfig llm;
+  SearchConfig search;
+  RagConfig rag;
+
+  bool operator==(const Config&) const = default;
+};
+
+// Environment used for expansion and overrides; tests pass their own.
+using Environment = std::map<std::string, std::string>;
+Environment ProcessEnvironment();
+
+struct LoadOptions {
+  // --config PATH. When set and missing → config_not_found. When empty, the XDG default
+  // path is used and a missing file means built-in defaults.
+  std::string explicit_path;
+  Environment env;  // HOME, XDG_*, KEBAB_* are read from here
+};
+
+// Loads, expands and validates. Errors carry the file path and, for TOML syntax errors, the
+// line and column.
+Result<Config> LoadConfig(const LoadOptions& options);
+
+// ${XDG_CONFIG_HOME:-~/.config}/kebab/config.toml for `env`.
+std::string DefaultConfigPath(const Environment& env);
+
+// Checks value ranges and relations (chunk budget floors, known providers, k > 0, ...).
+Status Validate(const Config& config);
+
+// The annotated config.toml written by `kebab init`: every section and key present with its
+// default and a comment saying what it does.
+std::string AnnotatedDefaultConfig();
+
+// Expands "~", "$HOME", "${VAR}", "${VAR:-fallback}" and "{data_dir}" in `value`; a relative
+// result is resolved against `base_dir`.
+std::string ExpandPath(const std::string& value, const Environment& env,
+                       const std::string& base_dir, const std::string& data_dir = "");
+
+}  // namespace kebab::config

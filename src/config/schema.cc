@@ -1,0 +1,227 @@
+#include "config/schema.h"
+
+#include <cctype>
+#include <type_traits>
+
+namespace kebab::config::internal {
+namespace {
+
+constexpr SectionSpec kSections[] = {
+    {"workspace", "The folder of notes and documents that kebab ingests."},
+    {"storage",
+     "Where kebab keeps its data. Paths may use ~, $VAR, ${VAR:-fallback} and {data_dir}.\n"
+     "kebab.sqlite is the source of truth: copying it moves the whole knowledge base."},
+    {"ingest",
+     "How files are found and read during `kebab ingest`.\n"
+     "(The older section name [indexing] is accepted too.)"},
+    {"chunking",
+     "How documents are split into chunks for search and answers.\n"
+     "Changing these re-chunks the affected documents on the next ingest."},
+    {"models.embedding",
+     "The embedding model behind vector search. With provider = \"none\" search is lexical."},
+    {"models.llm", "The language model that writes answers for `kebab ask`."},
+    {"search", "Defaults for `kebab search`."},
+    {"rag", "Answer generation for `kebab ask`."},
+};
+
+#define KEBAB_FIELD(member) [](Config& c) -> FieldRef { return &c.member; }
+
+constexpr KeySpec kKeys[] = {
+    {"workspace", "root", KEBAB_FIELD(workspace.root), true,
+     "Root folder of the knowledge base (a path)."},
+    {"workspace", "exclude", KEBAB_FIELD(workspace.exclude), false,
+     "Extra gitignore-style patterns, relative to root, that are never ingested\n"
+     "(in addition to .gitignore and .kebabignore files). A list of strings."},
+
+    {"storage", "data_dir", KEBAB_FIELD(storage.data_dir), true,
+     "Directory for the database, assets, artifacts, models and runs (a path)."},
+    {"storage", "sqlite", KEBAB_FIELD(storage.sqlite), true, "The SQLite database file (a path)."},
+    {"storage", "asset_dir", KEBAB_FIELD(storage.asset_dir), true,
+     "Copies of ingested binary files (a path)."},
+    {"storage", "artifact_dir", KEBAB_FIELD(storage.artifact_dir), true,
+     "Per-document extraction artifacts such as OCR output and transcripts (a path)."},
+    {"storage", "model_dir", KEBAB_FIELD(storage.model_dir), true,
+     "Model files downloaded by `kebab models pull` (a path)."},
+    {"storage", "runs_dir", KEBAB_FIELD(storage.runs_dir), true,
+     "Evaluation run reports (a path)."},
+    {"storage", "cache_dir", KEBAB_FIELD(storage.cache_dir), true,
+     "Rebuildable caches such as the vector index; safe to delete (a path)."},
+    {"storage", "state_dir", KEBAB_FIELD(storage.state_dir), true,
+     "Logs and other run state (a path)."},
+    {"storage", "copy_threshold_mb", KEBAB_FIELD(storage.copy_threshold_mb), false,
+     "Binary files larger than this many MiB are referenced in place instead of\n"
+     "being copied into asset_dir. An integer >= 0."},
+
+    {"ingest", "max_parallel_extractors", KEBAB_FIELD(ingest.max_parallel_extractors), false,
+     "Files read and parsed in parallel; 0 = one per CPU core. An integer 0..256."},
+    {"ingest", "max_file_bytes", KEBAB_FIELD(ingest.max_file_bytes), false,
+     "Files larger than this many bytes are skipped (reported as size_exceeded).\n"
+     "An integer >= 1024."},
+    {"ingest", "skip_generated", KEBAB_FIELD(ingest.skip_generated), false,
+     "Skip files whose first lines mark them as generated (\"@generated\",\n"
+     "\"do not edit\", ...). true or false."},
+    {"ingest", "follow_symlinks", KEBAB_FIELD(ingest.follow_symlinks), false,
+     "Follow symbolic links inside the workspace (loops are detected). true or false."},
+
+    {"chunking", "target_tokens", KEBAB_FIELD(chunking.target_tokens), false,
+     "Size a chunk grows to before a new one starts, in tokens. An integer >= 16."},
+    {"chunking", "overlap_tokens", KEBAB_FIELD(chunking.overlap_tokens), false,
+     "Tokens repeated at the start of the next chunk. An integer >= 0 and smaller\n"
+     "than target_tokens."},
+    {"chunking", "max_chunk_tokens", KEBAB_FIELD(chunking.max_chunk_tokens), false,
+     "Hard upper bound for one chunk (e.g. a long code block or table).\n"
+     "An integer >= target_tokens."},
+    {"chunking", "respect_markdown_headings", KEBAB_FIELD(chunking.respect_markdown_headings),
+     false, "Start a new chunk at every Markdown heading. true or false."},
+    {"chunking", "chunker_version", KEBAB_FIELD(chunking.chunker_version), false,
+     "Chunking policy stamped on every chunk. Only \"md-heading-v2\"."},
+
+    {"models.embedding", "provider", KEBAB_FIELD(embedding.provider), false,
+     "\"none\" (lexical search only), \"llama\" (a GGUF model run in-process),\n"
+     "\"ollama\" (an Ollama server) or \"openai\" (any OpenAI-compatible server)."},
+    {"models.embedding", "model", KEBAB_FIELD(embedding.model), false,
+     "For llama: a model name known to `kebab models` or a GGUF file path;\n"
+     "for ollama/openai: the server's model name. Empty with provider = \"none\"."},
+    {"models.embedding", "version", KEBAB_FIELD(embedding.version), false,
+     "Label of this embedding space; changing it re-embeds every chunk. A string."},
+    {"models.embedding", "dimensions", KEBAB_FIELD(embedding.dimensions), false,
+     "Vector dimensions; 0 = take them from the model. An integer >= 0."},
+    {"models.embedding", "batch_size", KEBAB_FIELD(embedding.batch_size), false,
+     "Texts embedded per request. An integer >= 1."},
+    {"models.embedding", "endpoint", KEBAB_FIELD(embedding.endpoint), false,
+     "Server URL for ollama/openai; empty = use models.llm.endpoint."},
+
+    {"models.llm", "provider", KEBAB_FIELD(llm.provider), false,
+     "\"none\" (answers disabled), \"llama\" (a GGUF model run in-process),\n"
+     "\"ollama\" (an Ollama server) or \"openai\" (any OpenAI-compatible server)."},
+    {"models.llm", "model", KEBAB_FIELD(llm.model), false,
+     "For llama: a model name known to `kebab models` or a GGUF file path;\n"
+     "for ollama/openai: the server's model name."},
+    {"models.llm", "endpoint", KEBAB_FIELD(llm.endpoint), false,
+     "Server URL for the ollama/openai providers."},
+    {"models.llm", "context_tokens", KEBAB_FIELD(llm.context_tokens), false,
+     "Context window of the model in tokens. An integer >= 1."},
+    {"models.llm", "temperature", KEBAB_FIELD(llm.temperature), false,
+     "Sampling temperature; 0.0 = deterministic. A number 0.0..2.0."},
+    {"models.llm", "seed", KEBAB_FIELD(llm.seed), false,
+     "Sampling seed, for reproducible answers. An integer."},
+    {"models.llm", "request_timeout_secs", KEBAB_FIELD(llm.request_timeout_secs), false,
+     "Seconds to wait for a model response before failing. An integer >= 1."},
+
+    {"search", "default_k", KEBAB_FIELD(search.default_k), false,
+     "Results returned when --k is not given. An integer 1..1000."},
+    {"search", "hybrid_fusion", KEBAB_FIELD(search.hybrid_fusion), false,
+     "How lexical and vector rankings are merged. Only \"rrf\" (reciprocal rank fusion)."},
+    {"search", "rrf_k", KEBAB_FIELD(search.rrf_k), false,
+     "The k in RRF's 1/(k + rank); larger values flatten rank differences.\n"
+     "An integer >= 1."},
+    {"search", "snippet_chars", KEBAB_FIELD(search.snippet_chars), false,
+     "Length of result snippets in characters. An integer 20..4000."},
+    {"search", "stemmer", KEBAB_FIELD(search.stemmer), false,
+     "Snowball stemmer for Latin-script words: \"none\" or an algorithm name such as\n"
+     "\"english\", \"french\", \"german\", \"spanish\" or \"porter\". Changing it requires\n"
+     "re-indexing."},
+
+    {"rag", "prompt_template_version", KEBAB_FIELD(rag.prompt_template_version), false,
+     "Prompt template used to build answers; recorded with every answer. A string."},
+    {"rag", "score_gate", KEBAB_FIELD(rag.score_gate), false,
+     "kebab declines to answer when the best retrieved chunk scores below this\n"
+     "(scores are normalized to 0..1). A number 0.0..1.0."},
+    {"rag", "max_context_tokens", KEBAB_FIELD(rag.max_context_tokens), false,
+     "Token budget for retrieved passages in the prompt. An integer >= 1."},
+};
+
+#undef KEBAB_FIELD
+
+template <typename T>
+std::string JoinNames(std::span<const T> items, std::string_view section) {
+  std::string out;
+  for (const T& item : items) {
+    if constexpr (std::is_same_v<T, KeySpec>) {
+      if (item.section != section) continue;
+    }
+    if (!out.empty()) out += ", ";
+    out += item.name;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::span<const SectionSpec> Sections() {
+  return kSections;
+}
+std::span<const KeySpec> Keys() {
+  return kKeys;
+}
+
+const KeySpec* FindKey(std::string_view section, std::string_view name) {
+  for (const KeySpec& key : kKeys) {
+    if (key.section == section && key.name == name) return &key;
+  }
+  return nullptr;
+}
+
+bool IsSection(std::string_view section) {
+  for (const SectionSpec& s : kSections) {
+    if (s.name == section) return true;
+  }
+  return false;
+}
+
+std::string ValidKeysOf(std::string_view section) {
+  return JoinNames(Keys(), section == kLegacyIngestSection ? "ingest" : section);
+}
+
+std::string ValidSections() {
+  return JoinNames(Sections(), {});
+}
+
+std::string QualifiedName(const KeySpec& key) {
+  std::string out(key.section);
+  out += '.';
+  out += key.name;
+  return out;
+}
+
+std::string EnvVarName(std::string_view section, std::string_view name) {
+  std::string out = "KEBAB_";
+  auto append = [&out](std::string_view part) {
+    for (char c : part) {
+      out += c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+  };
+  append(section);
+  out += '_';
+  append(name);
+  return out;
+}
+
+std::string_view ExpectedType(const FieldRef& field) {
+  struct Visitor {
+    std::string_view operator()(std::string*) const { return "a string"; }
+    std::string_view operator()(std::vector<std::string>*) const { return "a list of strings"; }
+    std::string_view operator()(int*) const { return "an integer"; }
+    std::string_view operator()(long long*) const { return "an integer"; }
+    std::string_view operator()(bool*) const { return "a boolean (true or false)"; }
+    std::string_view operator()(double*) const { return "a number"; }
+  };
+  return std::visit(Visitor{}, field);
+}
+
+Config RawDefaultConfig() {
+  Config c;
+  c.workspace.root = "~/KnowledgeBase";
+  c.workspace.exclude = {".git/**", ".obsidian/**"};
+  c.storage.data_dir = "${XDG_DATA_HOME:-~/.local/share}/kebab";
+  c.storage.sqlite = "{data_dir}/kebab.sqlite";
+  c.storage.asset_dir = "{data_dir}/assets";
+  c.storage.artifact_dir = "{data_dir}/artifacts";
+  c.storage.model_dir = "{data_dir}/models";
+  c.storage.runs_dir = "{data_dir}/runs";
+  c.storage.cache_dir = "${XDG_CACHE_HOME:-~/.cache}/kebab";
+  c.storage.state_dir = "${XDG_STATE_HOME:-~/.local/state}/kebab";
+  return c;
+}
+
+}  // namespace kebab::config::internal

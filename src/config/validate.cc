@@ -1,0 +1,146 @@
+// Validate: value ranges and relations between keys. Every problem is reported at once, each
+// naming the key, the bad value and what is allowed, so one edit fixes the whole file.
+#include <libstemmer.h>
+
+#include <cmath>
+#include <span>
+#include <sstream>
+#include <string_view>
+#include <vector>
+
+#include "config/config.h"
+
+namespace kebab::config {
+namespace {
+
+constexpr std::string_view kProviders[] = {"none", "llama", "ollama", "openai"};
+constexpr std::string_view kChunkerVersions[] = {"md-heading-v2"};
+constexpr std::string_view kFusions[] = {"rrf"};
+
+std::string Quoted(std::string_view s) {
+  return "\"" + std::string(s) + "\"";
+}
+
+std::string FormatNumber(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+class Problems {
+ public:
+  void Add(std::string message) { problems_.push_back(std::move(message)); }
+
+  void Range(std::string_view key, long long value, long long lo, long long hi) {
+    if (value < lo || value > hi) {
+      Add(std::string(key) + " = " + std::to_string(value) + " must be between " +
+          std::to_string(lo) + " and " + std::to_string(hi));
+    }
+  }
+
+  void AtLeast(std::string_view key, long long value, long long lo) {
+    if (value < lo) {
+      Add(std::string(key) + " = " + std::to_string(value) + " must be at least " +
+          std::to_string(lo));
+    }
+  }
+
+  void RangeReal(std::string_view key, double value, double lo, double hi) {
+    if (!(value >= lo && value <= hi)) {
+      Add(std::string(key) + " = " + FormatNumber(value) + " must be between " + FormatNumber(lo) +
+          " and " + FormatNumber(hi));
+    }
+  }
+
+  void OneOf(std::string_view key, std::string_view value,
+             std::span<const std::string_view> allowed) {
+    std::string list;
+    for (std::string_view a : allowed) {
+      if (a == value) return;
+      if (!list.empty()) list += ", ";
+      list += a;
+    }
+    Add(std::string(key) + " = " + Quoted(value) + " must be one of: " + list);
+  }
+
+  Status ToStatus(const Config& config) const {
+    if (problems_.empty()) return Status::OK();
+    std::string message = problems_.size() == 1
+                              ? "invalid configuration: "
+                              : std::to_string(problems_.size()) + " configuration problems: ";
+    for (size_t i = 0; i < problems_.size(); ++i) {
+      if (i > 0) message += "; ";
+      message += problems_[i];
+    }
+    std::string hint = "fix the value";
+    if (!config.config_path.empty()) hint += " in " + config.config_path;
+    hint += " or the KEBAB_<SECTION>_<KEY> environment variable that overrides it";
+    return ConfigInvalid(std::move(message), std::move(hint));
+  }
+
+ private:
+  std::vector<std::string> problems_;
+};
+
+void CheckStemmer(std::string_view stemmer, Problems* problems) {
+  if (stemmer == "none") return;
+  std::string names = "none";
+  for (const char** name = sb_stemmer_list(); *name != nullptr; ++name) {
+    if (stemmer == *name) return;
+    names += ", ";
+    names += *name;
+  }
+  problems->Add("search.stemmer = " + Quoted(stemmer) + " must be one of: " + names);
+}
+
+}  // namespace
+
+Status Validate(const Config& config) {
+  Problems p;
+  if (config.schema_version != 1) {
+    p.Add("schema_version = " + std::to_string(config.schema_version) +
+          " is not supported; this kebab reads schema_version 1");
+  }
+  if (config.workspace.root.empty()) p.Add("workspace.root must not be empty");
+
+  p.AtLeast("storage.copy_threshold_mb", config.storage.copy_threshold_mb, 0);
+
+  p.Range("ingest.max_parallel_extractors", config.ingest.max_parallel_extractors, 0, 256);
+  p.AtLeast("ingest.max_file_bytes", config.ingest.max_file_bytes, 1024);
+
+  const ChunkingConfig& c = config.chunking;
+  p.AtLeast("chunking.target_tokens", c.target_tokens, 16);
+  if (c.overlap_tokens < 0) {
+    p.Add("chunking.overlap_tokens = " + std::to_string(c.overlap_tokens) + " must be at least 0");
+  } else if (c.overlap_tokens >= c.target_tokens) {
+    p.Add("chunking.overlap_tokens = " + std::to_string(c.overlap_tokens) +
+          " must be smaller than chunking.target_tokens = " + std::to_string(c.target_tokens));
+  }
+  if (c.max_chunk_tokens < c.target_tokens) {
+    p.Add("chunking.max_chunk_tokens = " + std::to_string(c.max_chunk_tokens) +
+          " must be at least chunking.target_tokens = " + std::to_string(c.target_tokens));
+  }
+  p.OneOf("chunking.chunker_version", c.chunker_version, kChunkerVersions);
+
+  p.OneOf("models.embedding.provider", config.embedding.provider, kProviders);
+  p.AtLeast("models.embedding.dimensions", config.embedding.dimensions, 0);
+  p.AtLeast("models.embedding.batch_size", config.embedding.batch_size, 1);
+
+  p.OneOf("models.llm.provider", config.llm.provider, kProviders);
+  p.AtLeast("models.llm.context_tokens", config.llm.context_tokens, 1);
+  p.RangeReal("models.llm.temperature", config.llm.temperature, 0.0, 2.0);
+  p.AtLeast("models.llm.request_timeout_secs", config.llm.request_timeout_secs, 1);
+
+  p.Range("search.default_k", config.search.default_k, 1, 1000);
+  p.OneOf("search.hybrid_fusion", config.search.hybrid_fusion, kFusions);
+  p.AtLeast("search.rrf_k", config.search.rrf_k, 1);
+  p.Range("search.snippet_chars", config.search.snippet_chars, 20, 4000);
+  CheckStemmer(config.search.stemmer, &p);
+
+  p.RangeReal("rag.score_gate", config.rag.score_gate, 0.0, 1.0);
+  p.AtLeast("rag.max_context_tokens", config.rag.max_context_tokens, 1);
+
+  return p.ToStatus(config);
+}
+
+}  // namespace kebab::config

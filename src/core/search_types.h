@@ -1,0 +1,36 @@
+// Search-side domain types (spec §3.7): modes, filters, and the retrieval detail each hit
+// carries. Shared by store (lexical SQL), search (ranking) and app (wire output).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/types.h"
+
+namespace kebab {
+
+enum class SearchMode { kLexical, kVector, kHybrid };
+std::string_view SearchModeName(SearchMode mode);
+std::optional<SearchMode> ParseSearchMode(std::string_view name);
+
+// Every filter narrows the result; empty vectors / nullopt mean "no constraint". Filters are
+// applied inside the query, so a filtered search still returns k hits when k matches exist.
+struct SearchFilters {
+  std::vector<std::string> tags_any;      // document has at least one of these tags
+  std::optional<std::string> lang;        // documents.lang
+  std::optional<std::string> path_glob;   // `*` stays within a path segment, `**` crosses
+  std::optional<TrustLevel> trust_min;    // primary > secondary > generated
+  std::vector<MediaKind> media;           // assets.media_type in this set
+  std::vector<std::string> doc_ids;       // documents.doc_id in this set
+  std::vector<SourceType> source_types;   // documents.source_type in this set
+  std::optional<std::string> ingested_after;  // RFC 3339, normalized to UTC
+
+  bool empty() const {
+    return tags_any.empty() && !lang && !path_glob && !trust_min && media.empty() &&
+           doc_ids.empty() && source_types.empty() && !ingested_after;
+  }
+};
+
+}  // namespace kebab

@@ -1,0 +1,120 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+
+#include "core/ids.h"
+#include "search/search.h"
+
+namespace kebab::search {
+namespace {
+
+namespace fs = std::filesystem;
+
+class LexicalSearchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("kebab-search-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    auto s = store::Store::Open((dir_ / "k.sqlite").string(), {});
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    store_ = std::move(s).value();
+    for (int i = 0; i < 25; ++i) Add("doc" + std::to_string(i) + ".md", "shared words here");
+    Add("ko.md", "데이터베이스를 설계한다");
+  }
+  void TearDown() override {
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+
+  void Add(const std::string& path, const std::string& text) {
+    store::DocumentWrite w;
+    w.asset.asset_id = AssetId(path);
+    w.asset.source_uri = "/ws/" + path;
+    w.asset.workspace_path = path;
+    w.asset.media = MediaKind::kMarkdown;
+    w.doc.asset_id = w.asset.asset_id;
+    w.doc.workspace_path = path;
+    w.doc.parser_version = "p";
+    w.doc.doc_id = DocId(path, w.doc.asset_id, "p");
+    Chunk c;
+    c.doc_id = w.doc.doc_id;
+    c.text = text;
+    c.heading_path = {"Notes"};
+    c.section_label = "§1 Notes";
+    c.source_spans = {SourceSpan::Lines(3, 4)};
+    c.chunker_version = "md-heading-v2";
+    c.chunk_id = ChunkId(c.doc_id, "md-heading-v2", {}, path);
+    w.chunks = {c};
+    ASSERT_TRUE(store_->WriteDocument(w).ok());
+  }
+
+  fs::path dir_;
+  std::unique_ptr<store::Store> store_;
+};
+
+TEST_F(LexicalSearchTest, HitsCarryCitationsAndNormalizedScores) {
+  auto r = LexicalSearch(*store_, {.query = "데이터베이스", .k = 5});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->hits.size(), 1u);
+  const SearchHit& h = r->hits[0];
+  EXPECT_EQ(h.rank, 1);
+  EXPECT_EQ(h.score_kind, "bm25");
+  EXPECT_GT(h.score, 0);
+  EXPECT_LT(h.score, 1);
+  EXPECT_EQ(h.citation.ToUri(), "ko.md#L3-L4");
+  EXPECT_EQ(h.citation.section, "§1 Notes");
+  EXPECT_FALSE(r->next_cursor);
+}
+
+TEST_F(LexicalSearchTest, CursorPagesThroughAllHitsThenGoesStale) {
+  SearchRequest req{.query = "shared", .k = 10};
+  std::set<std::string> seen;
+  int pages = 0;
+  while (true) {
+    auto r = LexicalSearch(*store_, req);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    for (const auto& h : r->hits) seen.insert(h.chunk.chunk.chunk_id);
+    ++pages;
+    if (!r->next_cursor) break;
+    req.cursor = r->next_cursor;
+  }
+  EXPECT_EQ(seen.size(), 25u);
+  EXPECT_EQ(pages, 3);
+
+  auto first = LexicalSearch(*store_, {.query = "shared", .k = 10});
+  ASSERT_TRUE(first.ok() && first->next_cursor);
+  ASSERT_TRUE(store_->BumpCorpusRevision().ok());
+  auto stale = LexicalSearch(*store_, {.query = "shared", .k = 10, .cursor = first->next_cursor});
+  ASSERT_FALSE(stale.ok());
+  EXPECT_EQ(stale.status().code(), ErrorCode::kStaleCursor);
+}
+
+TEST_F(LexicalSearchTest, CursorOfAnotherQueryIsRejected) {
+  auto first = LexicalSearch(*store_, {.query = "shared", .k = 10});
+  ASSERT_TRUE(first.ok() && first->next_cursor);
+  auto other = LexicalSearch(*store_, {.query = "words", .k = 10, .cursor = first->next_cursor});
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.status().code(), ErrorCode::kInvalidInput);
+}
+
+TEST_F(LexicalSearchTest, MaxTokensTruncatesAndOffersCursor) {
+  auto r = LexicalSearch(*store_, {.query = "shared", .k = 10, .max_tokens = 300});
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->truncated);
+  EXPECT_GE(r->hits.size(), 1u);
+  EXPECT_LT(r->hits.size(), 10u);
+  EXPECT_TRUE(r->next_cursor);
+}
+
+TEST_F(LexicalSearchTest, ZeroHitsIsAnEmptyResponseNotAnError) {
+  auto r = LexicalSearch(*store_, {.query = "zzzqqq", .k = 10});
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->hits.empty());
+}
+
+}  // namespace
+}  // namespace kebab::search

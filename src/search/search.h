@@ -1,0 +1,72 @@
+// Search (spec §1.5, §2.2, §3.7): turns a user query into ranked, cited hits. This issue
+// ships the lexical retriever (FTS5 + BM25 with the kebab tokenizer); vector and hybrid
+// retrieval plug in beside it. Results are deterministic: ties break on chunk id.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/citation.h"
+#include "core/search_types.h"
+#include "core/status.h"
+#include "store/store.h"
+
+namespace kebab::search {
+
+struct SearchRequest {
+  std::string query;
+  SearchMode mode = SearchMode::kLexical;
+  int k = 10;
+  SearchFilters filters;
+  std::optional<std::string> cursor;  // from a previous response's next_cursor
+  std::optional<int> max_tokens;      // budget for the whole response (chars / 4)
+  int snippet_chars = 220;
+  bool explain = false;
+};
+
+struct RetrievalDetail {
+  SearchMode method = SearchMode::kLexical;
+  std::optional<double> lexical_score, vector_score, fusion_score;
+  std::optional<int> lexical_rank, vector_rank;
+};
+
+struct SearchHit {
+  int rank = 0;
+  double score = 0;
+  std::string score_kind;  // bm25 | cosine | rrf
+  store::StoredChunk chunk;
+  Citation citation;
+  std::string snippet;  // match highlights wrapped in \x01 … \x02
+  bool snippet_full_text = false;
+  RetrievalDetail retrieval;
+  std::string lang, source_type, trust_level;
+};
+
+struct SearchResponse {
+  std::string query;
+  SearchMode mode = SearchMode::kLexical;
+  int k = 0;
+  std::vector<SearchHit> hits;
+  std::optional<std::string> next_cursor;
+  bool truncated = false;
+  int64_t corpus_revision = 0;
+  std::string index_version;
+  std::string match_expression;  // what FTS5 ran (for --explain)
+  std::optional<std::string> hint;
+  double elapsed_ms = 0;
+};
+
+// "fts5-kebab-v1/<stemmer>": identifies how the lexical index was built.
+std::string LexicalIndexVersion(const std::string& stemmer);
+
+// FTS5 MATCH expression for a user query. Plain text becomes the whole phrase OR each word
+// (BM25 ranks chunks with the phrase and with more words first); a query wrapped in single
+// quotes is passed through as raw FTS5 syntax. Empty queries → kInvalidInput.
+Result<std::string> BuildMatchExpression(std::string_view query);
+
+// Runs a lexical search. Errors: kInvalidInput (bad syntax, bad cursor), kStaleCursor (the
+// corpus changed since the cursor was issued), store errors.
+Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& request);
+
+}  // namespace kebab::search

@@ -1,0 +1,212 @@
+#include "store/migrations.h"
+
+#include <string>
+
+#include "core/time.h"
+#include "store/sqlite_util.h"
+
+namespace kebab::store {
+namespace {
+
+// V001: the tables of spec §5 that the lexical pipeline needs. Deviations from the spec DDL,
+// all for the same contract at lower cost:
+// - assets are content-addressed (several paths may share one asset row), so the unique key
+//   on workspace_path lives on documents only;
+// - chunks get an INTEGER PRIMARY KEY so chunks_fts can be an external-content FTS5 table
+//   (chunk text is stored once) with the project's own tokenizer "kebab";
+// - documents carry chunker_version / policy_hash / ingested_at for incremental ingest and
+//   the --ingested-after filter, and source_uri (the absolute path read) so a run over one
+//   root never mistakes another root's documents for deleted files; chunks carry their
+//   ordinal for fetch --context.
+constexpr std::string_view kV001 = R"sql(
+CREATE TABLE kv (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+INSERT INTO kv(key, value) VALUES ('corpus_revision', '0');
+
+CREATE TABLE assets (
+  asset_id       TEXT PRIMARY KEY,
+  source_uri     TEXT NOT NULL,
+  workspace_path TEXT NOT NULL,
+  media_type     TEXT NOT NULL,
+  byte_len       INTEGER NOT NULL,
+  checksum       TEXT NOT NULL,
+  storage_kind   TEXT NOT NULL CHECK (storage_kind IN ('copied','reference')),
+  storage_path   TEXT NOT NULL,
+  discovered_at  TEXT NOT NULL
+);
+CREATE INDEX idx_assets_workspace_path ON assets(workspace_path);
+CREATE INDEX idx_assets_media_type ON assets(media_type);
+
+CREATE TABLE documents (
+  doc_id          TEXT PRIMARY KEY,
+  asset_id        TEXT NOT NULL REFERENCES assets(asset_id) ON DELETE RESTRICT,
+  workspace_path  TEXT NOT NULL,
+  source_uri      TEXT NOT NULL,
+  title           TEXT,
+  lang            TEXT,
+  source_type     TEXT NOT NULL,
+  trust_level     TEXT NOT NULL,
+  parser_version  TEXT NOT NULL,
+  chunker_version TEXT,
+  policy_hash     TEXT,
+  doc_version     INTEGER NOT NULL,
+  schema_version  INTEGER NOT NULL,
+  metadata_json   TEXT NOT NULL,
+  provenance_json TEXT NOT NULL,
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  ingested_at     TEXT NOT NULL
+);
+CREATE UNIQUE INDEX idx_docs_workspace_path ON documents(workspace_path);
+CREATE INDEX idx_docs_asset_id ON documents(asset_id);
+CREATE INDEX idx_docs_lang ON documents(lang);
+CREATE INDEX idx_docs_source_type ON documents(source_type);
+
+CREATE TABLE document_tags (
+  doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+  tag    TEXT NOT NULL,
+  PRIMARY KEY (doc_id, tag)
+) WITHOUT ROWID;
+CREATE INDEX idx_document_tags_tag ON document_tags(tag);
+
+CREATE TABLE blocks (
+  block_id          TEXT PRIMARY KEY,
+  doc_id            TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+  kind              TEXT NOT NULL,
+  heading_path_json TEXT NOT NULL,
+  ordinal           INTEGER NOT NULL,
+  source_span_json  TEXT NOT NULL,
+  payload_json      TEXT NOT NULL
+);
+CREATE INDEX idx_blocks_doc_id ON blocks(doc_id);
+
+CREATE TABLE chunks (
+  chunk_rowid       INTEGER PRIMARY KEY,
+  chunk_id          TEXT NOT NULL UNIQUE,
+  doc_id            TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+  ordinal           INTEGER NOT NULL,
+  text              TEXT NOT NULL,
+  heading_path_json TEXT NOT NULL,
+  section_label     TEXT,
+  source_spans_json TEXT NOT NULL,
+  token_estimate    INTEGER NOT NULL,
+  chunker_version   TEXT NOT NULL,
+  policy_hash       TEXT NOT NULL,
+  block_ids_json    TEXT NOT NULL,
+  created_at        TEXT NOT NULL
+);
+CREATE INDEX idx_chunks_doc_id ON chunks(doc_id, ordinal);
+CREATE INDEX idx_chunks_chunker_version ON chunks(chunker_version);
+
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  heading_path_json,
+  text,
+  content = 'chunks',
+  content_rowid = 'chunk_rowid',
+  tokenize = 'kebab'
+);
+CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_fts(rowid, heading_path_json, text)
+  VALUES (new.chunk_rowid, new.heading_path_json, new.text);
+END;
+CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_fts(chunks_fts, rowid, heading_path_json, text)
+  VALUES ('delete', old.chunk_rowid, old.heading_path_json, old.text);
+END;
+CREATE TRIGGER chunks_au AFTER UPDATE ON chunks BEGIN
+  INSERT INTO chunks_fts(chunks_fts, rowid, heading_path_json, text)
+  VALUES ('delete', old.chunk_rowid, old.heading_path_json, old.text);
+  INSERT INTO chunks_fts(rowid, heading_path_json, text)
+  VALUES (new.chunk_rowid, new.heading_path_json, new.text);
+END;
+
+CREATE TABLE jobs (
+  job_id        TEXT PRIMARY KEY,
+  kind          TEXT NOT NULL,
+  status        TEXT NOT NULL CHECK (status IN ('pending','running','succeeded','failed','canceled')),
+  payload_json  TEXT NOT NULL,
+  progress_json TEXT,
+  error_json    TEXT,
+  created_at    TEXT NOT NULL,
+  updated_at    TEXT NOT NULL,
+  finished_at   TEXT
+);
+CREATE INDEX idx_jobs_status ON jobs(status);
+CREATE INDEX idx_jobs_kind ON jobs(kind);
+
+CREATE TABLE ingest_runs (
+  run_id        TEXT PRIMARY KEY,
+  scope_json    TEXT NOT NULL,
+  scanned       INTEGER NOT NULL,
+  new_count     INTEGER NOT NULL,
+  updated_count INTEGER NOT NULL,
+  skipped_count INTEGER NOT NULL,
+  error_count   INTEGER NOT NULL,
+  duration_ms   INTEGER NOT NULL,
+  started_at    TEXT NOT NULL,
+  finished_at   TEXT NOT NULL,
+  items_json    TEXT
+);
+)sql";
+
+constexpr Migration kMigrations[] = {
+    {1, "documents, blocks, chunks, FTS5 (kebab tokenizer), jobs, ingest runs", kV001},
+};
+
+}  // namespace
+
+std::span<const Migration> AllMigrations() {
+  return {kMigrations, sizeof(kMigrations) / sizeof(kMigrations[0])};
+}
+
+int LatestSchemaVersion() { return AllMigrations().back().version; }
+
+Result<int> CurrentSchemaVersion(sqlite3* db) {
+  Statement probe(db, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_meta'");
+  Status st;
+  if (!probe.Step(&st)) return st.ok() ? Status(ErrorCode::kCorrupt, "sqlite_master empty") : st;
+  if (probe.ColumnInt(0) == 0) return 0;
+  Statement q(db, "SELECT value FROM schema_meta WHERE key = 'schema_version'");
+  if (!q.Step(&st)) return st.ok() ? Result<int>(0) : Result<int>(st);
+  return std::stoi(q.ColumnText(0));
+}
+
+Status ApplyMigrations(sqlite3* db) {
+  KEBAB_ASSIGN_OR_RETURN(int current, CurrentSchemaVersion(db));
+  if (current > LatestSchemaVersion()) {
+    return Status(ErrorCode::kIoError,
+                  "database schema v" + std::to_string(current) + " is newer than this kebab (v" +
+                      std::to_string(LatestSchemaVersion()) + ")",
+                  "upgrade kebab, or point --config at another data_dir");
+  }
+  if (current == LatestSchemaVersion()) return Status::OK();
+  KEBAB_RETURN_IF_ERROR(Exec(db, "BEGIN IMMEDIATE"));
+  Status st = Exec(db,
+                   "CREATE TABLE IF NOT EXISTS schema_meta (key TEXT PRIMARY KEY, value TEXT NOT "
+                   "NULL);"
+                   "CREATE TABLE IF NOT EXISTS migrations (id INTEGER PRIMARY KEY, applied_at "
+                   "TEXT NOT NULL, description TEXT NOT NULL);");
+  for (const Migration& m : AllMigrations()) {
+    if (!st.ok()) break;
+    if (m.version <= current) continue;
+    st = Exec(db, m.sql).WithContext("migration V" + std::to_string(m.version));
+    if (!st.ok()) break;
+    Statement rec(db, "INSERT INTO migrations(id, applied_at, description) VALUES (?1, ?2, ?3)");
+    st = rec.Bind(1, m.version).Bind(2, NowRfc3339()).Bind(3, m.description).Run();
+  }
+  if (st.ok()) {
+    Statement ver(db,
+                  "INSERT INTO schema_meta(key, value) VALUES ('schema_version', ?1) "
+                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    st = ver.Bind(1, std::to_string(LatestSchemaVersion())).Run();
+  }
+  if (!st.ok()) {
+    (void)Exec(db, "ROLLBACK");
+    return st;
+  }
+  return Exec(db, "COMMIT");
+}
+
+}  // namespace kebab::store

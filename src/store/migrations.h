@@ -1,0 +1,33 @@
+// Numbered schema migrations compiled into the binary (spec §5.9). Version N is applied
+// once, in order, inside a transaction; schema_meta.schema_version records the newest
+// applied. Downgrades are refused.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <span>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace kebab::store {
+
+struct Migration {
+  int version;
+  std::string_view description;
+  std::string_view sql;
+};
+
+// All migrations, ascending by version.
+std::span<const Migration> AllMigrations();
+
+// Newest schema version this binary knows.
+int LatestSchemaVersion();
+
+// Schema version recorded in `db` (0 for an empty database).
+Result<int> CurrentSchemaVersion(sqlite3* db);
+
+// Applies every missing migration. Errors when the database is newer than this binary.
+Status ApplyMigrations(sqlite3* db);
+
+}  // namespace kebab::store

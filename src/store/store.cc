@@ -1,0 +1,360 @@
+#include "store/store.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "core/time.h"
+#include "store/migrations.h"
+#include "store/path_glob.h"
+#include "store/sqlite_util.h"
+#include "text/fts5_tokenizer.h"
+
+namespace kebab::store {
+namespace {
+
+nlohmann::json SpansJson(const std::vector<SourceSpan>& spans) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& s : spans) a.push_back(s.ToJson());
+  return a;
+}
+
+nlohmann::json ProvenanceJson(const std::vector<ProvenanceEvent>& events) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& e : events) {
+    a.push_back({{"at", e.at}, {"agent", e.agent}, {"kind", e.kind}, {"note", e.note}});
+  }
+  return a;
+}
+
+std::string Dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Reads kv[key] before any FTS table is touched (the tokenizer must be registered first).
+std::optional<std::string> ReadKv(sqlite3* db, const char* key) {
+  Statement q(db, "SELECT value FROM kv WHERE key = ?1");
+  if (!q.prepare_status().ok()) return std::nullopt;
+  q.Bind(1, key);
+  Status st;
+  if (!q.Step(&st)) return std::nullopt;
+  return q.ColumnText(0);
+}
+
+}  // namespace
+
+Store::Store(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+
+Store::~Store() {
+  if (db_) {
+    if (!stemmer_.empty()) sqlite3_exec(db_, "PRAGMA optimize", nullptr, nullptr, nullptr);
+    sqlite3_close_v2(db_);
+  }
+}
+
+Result<std::unique_ptr<Store>> Store::Open(const std::string& path, const StoreOptions& options) {
+  std::error_code ec;
+  if (options.readonly) {
+    if (!std::filesystem::exists(path, ec)) {
+      return Status(ErrorCode::kNotIndexed, "no index at " + path,
+                    "run `kebab ingest` to build it");
+    }
+  } else {
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    if (ec) {
+      return IoError("cannot create directory for " + path + ": " + ec.message(),
+                     "check storage.data_dir in your config");
+    }
+  }
+  sqlite3* db = nullptr;
+  int flags = options.readonly ? SQLITE_OPEN_READONLY
+                               : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  std::unique_ptr<Store> store(new Store(db, path));
+  if (rc != SQLITE_OK) return SqliteError(db, rc, "open " + path);
+  KEBAB_RETURN_IF_ERROR(store->Configure(options));
+  return store;
+}
+
+Status Store::Configure(const StoreOptions& options) {
+  sqlite3_busy_timeout(db_, 10000);
+  sqlite3_extended_result_codes(db_, 1);
+  KEBAB_RETURN_IF_ERROR(Exec(db_,
+                             "PRAGMA foreign_keys = ON;"
+                             "PRAGMA temp_store = MEMORY;"
+                             "PRAGMA cache_size = -65536;"
+                             "PRAGMA mmap_size = 268435456;"));
+  if (!options.readonly) {
+    KEBAB_RETURN_IF_ERROR(Exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"));
+  }
+  KEBAB_RETURN_IF_ERROR(RegisterPathGlobFunction(db_));
+  KEBAB_ASSIGN_OR_RETURN(int version, CurrentSchemaVersion(db_));
+  if (options.readonly) {
+    if (version < LatestSchemaVersion()) {
+      return Status(ErrorCode::kNotIndexed,
+                    "index at " + path_ + " has schema v" + std::to_string(version) +
+                        ", this kebab needs v" + std::to_string(LatestSchemaVersion()),
+                    "run `kebab ingest` to upgrade it");
+    }
+    // Queries must be analyzed exactly as the index was built.
+    stemmer_ = ReadKv(db_, "fts_stemmer").value_or(options.stemmer);
+    KEBAB_RETURN_IF_ERROR(text::RegisterKebabTokenizer(db_, stemmer_));
+    schema_version_ = version;
+    return Status::OK();
+  }
+  std::optional<std::string> indexed_stemmer =
+      version > 0 ? ReadKv(db_, "fts_stemmer") : std::nullopt;
+  stemmer_ = options.stemmer;
+  KEBAB_RETURN_IF_ERROR(text::RegisterKebabTokenizer(db_, stemmer_));
+  KEBAB_RETURN_IF_ERROR(ApplyMigrations(db_));
+  schema_version_ = LatestSchemaVersion();
+  if (indexed_stemmer != stemmer_) {
+    // A different stemmer changes every indexed term: rebuild the FTS index from chunks.
+    KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+    Status st = Exec(db_, "INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')");
+    if (st.ok()) {
+      Statement put(db_,
+                    "INSERT INTO kv(key, value) VALUES ('fts_stemmer', ?1) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+      st = put.Bind(1, stemmer_).Run();
+    }
+    if (!st.ok()) {
+      (void)Exec(db_, "ROLLBACK");
+      return st.WithContext("rebuilding the full-text index for stemmer " + stemmer_);
+    }
+    KEBAB_RETURN_IF_ERROR(Exec(db_, "COMMIT"));
+  }
+  return Status::OK();
+}
+
+Result<std::unordered_map<std::string, StoredDocState>> Store::LoadDocStates() {
+  std::unordered_map<std::string, StoredDocState> states;
+  Statement q(db_,
+              "SELECT workspace_path, doc_id, asset_id, parser_version, "
+              "coalesce(chunker_version, ''), coalesce(policy_hash, ''), source_uri "
+              "FROM documents");
+  Status st;
+  while (q.Step(&st)) {
+    states.emplace(q.ColumnText(0), StoredDocState{q.ColumnText(1), q.ColumnText(2),
+                                                   q.ColumnText(3), q.ColumnText(4),
+                                                   q.ColumnText(5), q.ColumnText(6)});
+  }
+  if (!st.ok()) return st;
+  return states;
+}
+
+Result<std::string> Store::DocIdAtPath(const std::string& workspace_path) {
+  Statement q(db_, "SELECT doc_id FROM documents WHERE workspace_path = ?1");
+  q.Bind(1, workspace_path);
+  Status st;
+  if (q.Step(&st)) return q.ColumnText(0);
+  if (!st.ok()) return st;
+  return std::string();
+}
+
+Status Store::DeleteDocument(const std::string& doc_id) {
+  std::string asset_id;
+  {
+    Statement q(db_, "SELECT asset_id FROM documents WHERE doc_id = ?1");
+    q.Bind(1, doc_id);
+    Status st;
+    if (q.Step(&st)) asset_id = q.ColumnText(0);
+    KEBAB_RETURN_IF_ERROR(st);
+  }
+  // Chunks first, explicitly: their delete trigger keeps the FTS index in step.
+  KEBAB_RETURN_IF_ERROR(Statement(db_, "DELETE FROM chunks WHERE doc_id = ?1").Bind(1, doc_id).Run());
+  KEBAB_RETURN_IF_ERROR(
+      Statement(db_, "DELETE FROM documents WHERE doc_id = ?1").Bind(1, doc_id).Run());
+  if (!asset_id.empty()) {
+    KEBAB_RETURN_IF_ERROR(Statement(db_,
+                                    "DELETE FROM assets WHERE asset_id = ?1 AND NOT EXISTS "
+                                    "(SELECT 1 FROM documents WHERE asset_id = ?1)")
+                              .Bind(1, asset_id)
+                              .Run());
+  }
+  return Status::OK();
+}
+
+Status Store::WriteDocument(const DocumentWrite& w) {
+  const CanonicalDocument& doc = w.doc;
+  KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+  auto body = [&]() -> Status {
+    KEBAB_ASSIGN_OR_RETURN(std::string old_id, DocIdAtPath(doc.workspace_path));
+    if (!old_id.empty()) KEBAB_RETURN_IF_ERROR(DeleteDocument(old_id));
+    const std::string now = NowRfc3339();
+    KEBAB_RETURN_IF_ERROR(
+        Statement(db_,
+                  "INSERT OR IGNORE INTO assets(asset_id, source_uri, workspace_path, "
+                  "media_type, byte_len, checksum, storage_kind, storage_path, discovered_at) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'reference', ?2, ?7)")
+            .Bind(1, w.asset.asset_id)
+            .Bind(2, w.asset.source_uri)
+            .Bind(3, w.asset.workspace_path)
+            .Bind(4, MediaKindName(w.asset.media))
+            .Bind(5, static_cast<int64_t>(w.asset.byte_len))
+            .Bind(6, w.asset.checksum)
+            .Bind(7, w.asset.discovered_at)
+            .Run());
+    KEBAB_RETURN_IF_ERROR(
+        Statement(db_,
+                  "INSERT INTO documents(doc_id, asset_id, workspace_path, title, lang, "
+                  "source_type, trust_level, parser_version, chunker_version, policy_hash, "
+                  "doc_version, schema_version, metadata_json, provenance_json, created_at, "
+                  "updated_at, ingested_at, source_uri) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                  "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)")
+            .Bind(1, doc.doc_id)
+            .Bind(2, doc.asset_id)
+            .Bind(3, doc.workspace_path)
+            .Bind(4, doc.title)
+            .Bind(5, doc.lang)
+            .Bind(6, SourceTypeName(doc.metadata.source_type))
+            .Bind(7, TrustLevelName(doc.metadata.trust_level))
+            .Bind(8, doc.parser_version)
+            .Bind(9, w.chunker_version)
+            .Bind(10, w.policy_hash)
+            .Bind(11, doc.doc_version)
+            .Bind(12, doc.schema_version)
+            .Bind(13, Dump(doc.metadata.ToJson()))
+            .Bind(14, Dump(ProvenanceJson(doc.provenance)))
+            .Bind(15, doc.metadata.created_at)
+            .Bind(16, doc.metadata.updated_at)
+            .Bind(17, now)
+            .Bind(18, w.asset.source_uri)
+            .Run());
+    Statement tag(db_, "INSERT OR IGNORE INTO document_tags(doc_id, tag) VALUES (?1, ?2)");
+    for (const auto& t : doc.metadata.tags) {
+      KEBAB_RETURN_IF_ERROR(tag.Bind(1, doc.doc_id).Bind(2, t).Run());
+    }
+    Statement block(db_,
+                    "INSERT INTO blocks(block_id, doc_id, kind, heading_path_json, ordinal, "
+                    "source_span_json, payload_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    for (const auto& b : doc.blocks) {
+      KEBAB_RETURN_IF_ERROR(block.Bind(1, b.block_id)
+                                .Bind(2, doc.doc_id)
+                                .Bind(3, BlockKindName(b.kind))
+                                .Bind(4, Dump(b.heading_path))
+                                .Bind(5, b.ordinal)
+                                .Bind(6, Dump(b.span.ToJson()))
+                                .Bind(7, Dump(b.PayloadJson()))
+                                .Run()
+                                .WithContext("block " + b.block_id));
+    }
+    Statement chunk(db_,
+                    "INSERT INTO chunks(chunk_id, doc_id, ordinal, text, heading_path_json, "
+                    "section_label, source_spans_json, token_estimate, chunker_version, "
+                    "policy_hash, block_ids_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                    "?7, ?8, ?9, ?10, ?11, ?12)");
+    int ordinal = 0;
+    for (const auto& c : w.chunks) {
+      chunk.Bind(1, c.chunk_id)
+          .Bind(2, doc.doc_id)
+          .Bind(3, ordinal++)
+          .Bind(4, c.text)
+          .Bind(5, Dump(c.heading_path));
+      if (c.section_label.empty()) {
+        chunk.BindNull(6);
+      } else {
+        chunk.Bind(6, c.section_label);
+      }
+      KEBAB_RETURN_IF_ERROR(chunk.Bind(7, Dump(SpansJson(c.source_spans)))
+                                .Bind(8, c.token_estimate)
+                                .Bind(9, c.chunker_version)
+                                .Bind(10, c.policy_hash)
+                                .Bind(11, Dump(c.block_ids))
+                                .Bind(12, now)
+                                .Run()
+                                .WithContext("chunk " + c.chunk_id));
+    }
+    return Status::OK();
+  };
+  Status st = body();
+  if (!st.ok()) {
+    (void)Exec(db_, "ROLLBACK");
+    return st.WithContext(doc.workspace_path);
+  }
+  return Exec(db_, "COMMIT");
+}
+
+Status Store::PurgePath(const std::string& workspace_path) {
+  KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+  Status st;
+  auto id = DocIdAtPath(workspace_path);
+  if (!id.ok()) {
+    st = id.status();
+  } else if (!id->empty()) {
+    st = DeleteDocument(*id);
+  }
+  if (!st.ok()) {
+    (void)Exec(db_, "ROLLBACK");
+    return st;
+  }
+  return Exec(db_, "COMMIT");
+}
+
+Result<int64_t> Store::CorpusRevision() {
+  Statement q(db_, "SELECT CAST(value AS INTEGER) FROM kv WHERE key = 'corpus_revision'");
+  Status st;
+  if (q.Step(&st)) return q.ColumnInt(0);
+  if (!st.ok()) return st;
+  return int64_t{0};
+}
+
+Result<int64_t> Store::BumpCorpusRevision() {
+  KEBAB_RETURN_IF_ERROR(Exec(db_,
+                             "UPDATE kv SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
+                             "WHERE key = 'corpus_revision'"));
+  return CorpusRevision();
+}
+
+Status Store::StartJob(const std::string& job_id, const std::string& kind,
+                       const std::string& payload_json) {
+  const std::string now = NowRfc3339();
+  return Statement(db_,
+                   "INSERT INTO jobs(job_id, kind, status, payload_json, created_at, updated_at) "
+                   "VALUES (?1, ?2, 'running', ?3, ?4, ?4)")
+      .Bind(1, job_id)
+      .Bind(2, kind)
+      .Bind(3, payload_json)
+      .Bind(4, now)
+      .Run();
+}
+
+Status Store::RecordIngestRun(const IngestRunRecord& r) {
+  KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+  Statement run(db_,
+                "INSERT INTO ingest_runs(run_id, scope_json, scanned, new_count, updated_count, "
+                "skipped_count, error_count, duration_ms, started_at, finished_at, items_json) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  run.Bind(1, r.run_id)
+      .Bind(2, r.scope_json)
+      .Bind(3, r.scanned)
+      .Bind(4, r.new_count)
+      .Bind(5, r.updated_count)
+      .Bind(6, r.skipped_count)
+      .Bind(7, r.error_count)
+      .Bind(8, r.duration_ms)
+      .Bind(9, r.started_at)
+      .Bind(10, r.finished_at);
+  if (r.items_json) {
+    run.Bind(11, *r.items_json);
+  } else {
+    run.BindNull(11);
+  }
+  Status st = run.Run();
+  if (st.ok()) {
+    st = Statement(db_,
+                   "UPDATE jobs SET status = ?2, updated_at = ?3, finished_at = ?3, "
+                   "progress_json = ?4 WHERE job_id = ?1")
+             .Bind(1, r.run_id)
+             .Bind(2, r.status)
+             .Bind(3, r.finished_at)
+             .Bind(4, r.scope_json)
+             .Run();
+  }
+  if (!st.ok()) {
+    (void)Exec(db_, "ROLLBACK");
+    return st;
+  }
+  return Exec(db_, "COMMIT");
+}
+
+}  // namespace kebab::store

@@ -1,0 +1,164 @@
+// The SQLite store (spec §5): the single source of truth for assets, documents, blocks,
+// chunks, the FTS5 index, ingest runs and jobs. This module is the only code that writes SQL.
+//
+// A Store owns one connection and is NOT thread-safe: the ingest pipeline funnels every write
+// through one writer thread. Several processes may open the same file (WAL); writers
+// serialize on SQLite's lock. Every document write is one transaction, so a crash leaves each
+// document either fully present or fully absent.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/search_types.h"
+#include "core/status.h"
+#include "core/types.h"
+
+namespace kebab::store {
+
+struct StoreOptions {
+  bool readonly = false;        // open SQLITE_OPEN_READONLY; no migrations, no writes
+  std::string stemmer = "english";  // FTS tokenizer stemmer; a change rebuilds the FTS index
+};
+
+// What incremental ingest compares against, per workspace path.
+struct StoredDocState {
+  std::string doc_id;
+  std::string asset_id;
+  std::string parser_version;
+  std::string chunker_version;
+  std::string policy_hash;
+  std::string source_uri;  // absolute path the document was read from
+};
+
+struct DocumentWrite {
+  RawAsset asset;
+  CanonicalDocument doc;
+  std::vector<Chunk> chunks;
+  std::string chunker_version;
+  std::string policy_hash;
+};
+
+struct DocSummary {
+  std::string doc_id, doc_path, title, lang;
+  std::vector<std::string> tags, aliases;
+  TrustLevel trust_level = TrustLevel::kPrimary;
+  SourceType source_type = SourceType::kMarkdown;
+  std::string media;
+  uint64_t byte_len = 0;
+  int chunk_count = 0;
+  std::string created_at, updated_at, ingested_at;
+  std::string parser_version, chunker_version;
+};
+
+struct DocListFilter {
+  std::optional<std::string> path_glob;
+  std::optional<std::string> tag;
+  std::optional<std::string> lang;
+  int limit = 0;  // 0 = all
+  int offset = 0;
+};
+
+struct StoredDocument {
+  CanonicalDocument doc;
+  DocSummary summary;
+  std::vector<std::string> chunk_ids;  // in document order
+};
+
+struct StoredChunk {
+  Chunk chunk;
+  int ordinal = 0;
+  std::string doc_path;
+  std::string title;
+  std::string indexed_at;  // documents.ingested_at
+};
+
+struct LexicalQuery {
+  std::string match;  // an FTS5 MATCH expression (built by the search module)
+  SearchFilters filters;
+  int limit = 10;
+  int offset = 0;
+  int snippet_tokens = 32;
+};
+
+struct LexicalRow {
+  StoredChunk chunk;
+  double bm25 = 0;      // BM25 as a positive number (higher = better)
+  std::string snippet;  // matches wrapped in \x01 ... \x02
+  std::string lang, source_type, trust_level;
+};
+
+struct StoreStats {
+  int64_t doc_count = 0, chunk_count = 0, asset_count = 0, block_count = 0;
+  std::optional<std::string> last_ingest_at;
+  std::map<std::string, int64_t> media_breakdown, lang_breakdown;
+  int64_t sqlite_bytes = 0;
+  int64_t fts_rows = 0;
+};
+
+struct IngestRunRecord {
+  std::string run_id;
+  std::string scope_json;
+  int64_t scanned = 0, new_count = 0, updated_count = 0, skipped_count = 0, error_count = 0;
+  int64_t duration_ms = 0;
+  std::string started_at, finished_at;
+  std::optional<std::string> items_json;
+  std::string status;  // succeeded | canceled | failed (recorded in jobs)
+};
+
+class Store {
+ public:
+  // Opens (creating the file and its directory unless readonly) and migrates. A readonly
+  // open of a missing file → kNotIndexed; of an older schema → kNotIndexed with a hint.
+  static Result<std::unique_ptr<Store>> Open(const std::string& path, const StoreOptions& options);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::string& path() const { return path_; }
+  int schema_version() const { return schema_version_; }
+  const std::string& stemmer() const { return stemmer_; }
+
+  // --- ingest side ---
+  Result<std::unordered_map<std::string, StoredDocState>> LoadDocStates();
+  // Replaces whatever document is stored at doc.workspace_path with this one, in one
+  // transaction (old blocks, chunks, tags and FTS rows go with it).
+  Status WriteDocument(const DocumentWrite& write);
+  // Removes the document at `workspace_path` (and its asset when unreferenced).
+  Status PurgePath(const std::string& workspace_path);
+  Result<int64_t> CorpusRevision();
+  Result<int64_t> BumpCorpusRevision();
+  Status StartJob(const std::string& job_id, const std::string& kind,
+                  const std::string& payload_json);
+  Status RecordIngestRun(const IngestRunRecord& run);
+
+  // --- read side ---
+  Result<std::vector<DocSummary>> ListDocuments(const DocListFilter& filter);
+  Result<std::optional<StoredDocument>> GetDocument(const std::string& doc_id);
+  Result<std::optional<StoredChunk>> GetChunk(const std::string& chunk_id);
+  Result<std::vector<StoredChunk>> GetChunksOfDocument(const std::string& doc_id);
+  Result<std::vector<LexicalRow>> LexicalSearch(const LexicalQuery& query);
+  Result<StoreStats> Stats();
+  // "ok" or the problems PRAGMA integrity_check reports.
+  Result<std::string> IntegrityCheck();
+
+ private:
+  Store(sqlite3* db, std::string path);
+  Status Configure(const StoreOptions& options);
+  Result<std::string> DocIdAtPath(const std::string& workspace_path);
+  Status DeleteDocument(const std::string& doc_id);
+
+  sqlite3* db_;
+  std::string path_;
+  std::string stemmer_;
+  int schema_version_ = 0;
+};
+
+}  // namespace kebab::store

@@ -1,0 +1,210 @@
+#include "store/store.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/ids.h"
+#include "store/migrations.h"
+
+namespace kebab::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("kebab-store-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    path_ = (dir_ / "kebab.sqlite").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::unique_ptr<Store> Open(const std::string& stemmer = "english", bool readonly = false) {
+    auto s = Store::Open(path_, {.readonly = readonly, .stemmer = stemmer});
+    EXPECT_TRUE(s.ok()) << s.status().ToString();
+    return s.ok() ? std::move(s).value() : nullptr;
+  }
+
+  // A document with one chunk per text, at `path`.
+  static DocumentWrite MakeDoc(const std::string& path, const std::vector<std::string>& texts,
+                               const std::string& content = "v1") {
+    DocumentWrite w;
+    w.asset.checksum = content;
+    w.asset.asset_id = AssetId(content + path);
+    w.asset.source_uri = "/ws/" + path;
+    w.asset.workspace_path = path;
+    w.asset.media = MediaKind::kMarkdown;
+    w.asset.byte_len = 10;
+    w.asset.discovered_at = "2026-01-01T00:00:00Z";
+    CanonicalDocument& d = w.doc;
+    d.asset_id = w.asset.asset_id;
+    d.workspace_path = path;
+    d.parser_version = "p1";
+    d.doc_id = DocId(path, d.asset_id, d.parser_version);
+    d.title = path;
+    d.lang = "en";
+    d.metadata.tags = {"t1"};
+    d.metadata.created_at = d.metadata.updated_at = "2026-01-01T00:00:00Z";
+    int line = 1;
+    for (size_t i = 0; i < texts.size(); ++i) {
+      Block b;
+      b.kind = BlockKind::kParagraph;
+      b.text = texts[i];
+      b.ordinal = static_cast<int>(i);
+      b.span = SourceSpan::Lines(line, line);
+      b.block_id = BlockId(d.doc_id, "paragraph", {}, b.ordinal, b.span.ToJson());
+      d.blocks.push_back(b);
+      Chunk c;
+      c.doc_id = d.doc_id;
+      c.block_ids = {b.block_id};
+      c.text = texts[i];
+      c.source_spans = {b.span};
+      c.chunker_version = "md-heading-v2";
+      c.policy_hash = "ph";
+      c.chunk_id = ChunkId(d.doc_id, c.chunker_version, c.block_ids, c.policy_hash);
+      w.chunks.push_back(c);
+      line += 2;
+    }
+    w.chunker_version = "md-heading-v2";
+    w.policy_hash = "ph";
+    return w;
+  }
+
+  std::vector<LexicalRow> Search(Store& s, const std::string& match,
+                                 SearchFilters filters = {}) {
+    auto rows = s.LexicalSearch({.match = match, .filters = filters, .limit = 10});
+    EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+    return rows.ok() ? std::move(rows).value() : std::vector<LexicalRow>{};
+  }
+
+  fs::path dir_;
+  std::string path_;
+};
+
+TEST_F(StoreTest, MigratesAndReportsSchema) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->schema_version(), LatestSchemaVersion());
+  auto rev = s->CorpusRevision();
+  ASSERT_TRUE(rev.ok());
+  EXPECT_EQ(*rev, 0);
+  auto ic = s->IntegrityCheck();
+  ASSERT_TRUE(ic.ok());
+  EXPECT_EQ(*ic, "ok");
+}
+
+TEST_F(StoreTest, WriteSearchAndReplace) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"alpha databases", "beta"})).ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("b.md", {"데이터베이스는 빠르다"})).ok());
+  auto rows = Search(*s, "\"database\"");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].chunk.doc_path, "a.md");
+  EXPECT_GT(rows[0].bm25, 0);
+  EXPECT_NE(rows[0].snippet.find('\x01'), std::string::npos);
+  EXPECT_EQ(Search(*s, "\"데이터베이스\"").size(), 1u);
+
+  // Replacing the document at a path removes the old chunks from the index.
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"gamma"}, "v2")).ok());
+  EXPECT_TRUE(Search(*s, "\"database\"").empty());
+  EXPECT_EQ(Search(*s, "gamma").size(), 1u);
+  auto stats = s->Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->doc_count, 2);
+  EXPECT_EQ(stats->chunk_count, 2);
+  EXPECT_EQ(stats->fts_rows, 2);
+}
+
+TEST_F(StoreTest, PurgeRemovesEverything) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"alpha"})).ok());
+  ASSERT_TRUE(s->PurgePath("a.md").ok());
+  auto stats = s->Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->doc_count, 0);
+  EXPECT_EQ(stats->asset_count, 0);
+  EXPECT_EQ(stats->block_count, 0);
+  EXPECT_EQ(stats->fts_rows, 0);
+  EXPECT_TRUE(Search(*s, "alpha").empty());
+}
+
+TEST_F(StoreTest, FiltersApplyInsideTheQuery) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(s->WriteDocument(MakeDoc("x/" + std::to_string(i) + ".md", {"common"})).ok());
+  }
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("y/only.md", {"common"})).ok());
+  SearchFilters f;
+  f.path_glob = "y/*.md";
+  auto rows = Search(*s, "common", f);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].chunk.doc_path, "y/only.md");
+  f = {};
+  f.tags_any = {"nope"};
+  EXPECT_TRUE(Search(*s, "common", f).empty());
+  f = {};
+  f.lang = "en";
+  EXPECT_EQ(Search(*s, "common", f).size(), 6u);
+}
+
+TEST_F(StoreTest, DeterministicTieBreakByChunkId) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(s->WriteDocument(MakeDoc("d" + std::to_string(i) + ".md", {"same text"})).ok());
+  }
+  auto rows = Search(*s, "same");
+  ASSERT_EQ(rows.size(), 4u);
+  for (size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_LT(rows[i - 1].chunk.chunk.chunk_id, rows[i].chunk.chunk.chunk_id);
+  }
+}
+
+TEST_F(StoreTest, BadMatchSyntaxIsInvalidInput) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  auto rows = s->LexicalSearch({.match = "AND OR (", .limit = 10});
+  ASSERT_FALSE(rows.ok());
+  EXPECT_EQ(rows.status().code(), ErrorCode::kInvalidInput);
+}
+
+TEST_F(StoreTest, StemmerChangeRebuildsIndex) {
+  {
+    auto s = Open("none");
+    ASSERT_TRUE(s);
+    ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"running fast"})).ok());
+    EXPECT_TRUE(Search(*s, "run").empty());
+  }
+  auto s = Open("english");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(Search(*s, "run").size(), 1u);
+  auto ro = Open("none", /*readonly=*/true);
+  ASSERT_TRUE(ro);
+  EXPECT_EQ(ro->stemmer(), "english") << "readonly opens analyze queries like the index";
+}
+
+TEST_F(StoreTest, ReadonlyOpenOfMissingIndexIsNotIndexed) {
+  auto s = Store::Open(path_, {.readonly = true});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), ErrorCode::kNotIndexed);
+}
+
+TEST_F(StoreTest, RevisionBumps) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  auto r1 = s->BumpCorpusRevision();
+  auto r2 = s->BumpCorpusRevision();
+  ASSERT_TRUE(r1.ok() && r2.ok());
+  EXPECT_EQ(*r1, 1);
+  EXPECT_EQ(*r2, 2);
+}
+
+}  // namespace
+}  // namespace kebab::store

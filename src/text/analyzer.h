@@ -1,0 +1,73 @@
+// The lexical analyzer shared by indexing (FTS5 tokenizer) and querying: Unicode word
+// segmentation, case folding, diacritic removal, Hangul/Han/Kana runs as overlapping
+// character bigrams, and optional Snowball stemming of Latin-script words.
+//
+// An Analyzer is cheap to construct but NOT thread-safe (the Snowball stemmer and the
+// scratch buffers it reuses keep state); use one per thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kebab::text {
+
+struct AnalyzerOptions {
+  // Snowball algorithm name ("english", "german", ...), or "" / "none" for no stemming.
+  std::string stemmer = "english";
+};
+
+// Receives each token: the normalized term and the byte range [start, end) of the source
+// text it came from (used for snippet highlighting). `term` is only valid during the call.
+// CJK bigrams overlap, so ranges of consecutive tokens may overlap too.
+class TokenSink {
+ public:
+  virtual ~TokenSink() = default;
+  virtual void OnToken(std::string_view term, int start, int end) = 0;
+
+  bool stopped() const { return stopped_; }
+
+ protected:
+  // Makes the running Tokenize call return without emitting further tokens (e.g. SQLite
+  // asked the tokenizer to abort).
+  void Stop() { stopped_ = true; }
+
+ private:
+  bool stopped_ = false;
+};
+
+class Analyzer {
+ public:
+  // An unknown stemmer name means no stemming; validate it with IsKnownStemmer first.
+  explicit Analyzer(AnalyzerOptions options = {});
+  ~Analyzer();
+  Analyzer(const Analyzer&) = delete;
+  Analyzer& operator=(const Analyzer&) = delete;
+
+  // True when `name` is "" / "none" or a Snowball algorithm (or alias) libstemmer provides.
+  static bool IsKnownStemmer(std::string_view name);
+  // The canonical Snowball algorithm names libstemmer provides (for error hints).
+  static std::vector<std::string> StemmerNames();
+  const AnalyzerOptions& options() const { return options_; }
+
+  // Emits tokens of `text` in order. Invalid UTF-8 bytes are treated as separators.
+  void Tokenize(std::string_view text, TokenSink& sink) const;
+
+  // Like Tokenize, but never stems: a prefix query ("datab*") must match the beginning of
+  // indexed terms, and stemming the fragment could cut it differently.
+  void TokenizeUnstemmed(std::string_view text, TokenSink& sink) const;
+
+  // Convenience: all terms of `text`, in order.
+  std::vector<std::string> Terms(std::string_view text) const;
+
+ private:
+  void Run(std::string_view text, TokenSink& sink, bool stem) const;
+
+  AnalyzerOptions options_;
+  // The Snowball stemmer plus scratch buffers reused across tokens (no per-token allocation).
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace kebab::text

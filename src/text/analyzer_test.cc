@@ -1,0 +1,197 @@
+#include "text/analyzer.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace kebab::text {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+struct Token {
+  std::string term;
+  int start;
+  int end;
+  bool operator==(const Token& o) const {
+    return term == o.term && start == o.start && end == o.end;
+  }
+};
+
+void PrintTo(const Token& t, std::ostream* os) {
+  *os << "{\"" << t.term << "\", " << t.start << ", " << t.end << "}";
+}
+
+class RecordingSink : public TokenSink {
+ public:
+  explicit RecordingSink(size_t stop_after = 0) : stop_after_(stop_after) {}
+  void OnToken(std::string_view term, int start, int end) override {
+    tokens.push_back({std::string(term), start, end});
+    if (stop_after_ != 0 && tokens.size() >= stop_after_) Stop();
+  }
+  std::vector<Token> tokens;
+
+ private:
+  size_t stop_after_;
+};
+
+std::vector<Token> Tokens(const Analyzer& analyzer, std::string_view text) {
+  RecordingSink sink;
+  analyzer.Tokenize(text, sink);
+  return sink.tokens;
+}
+
+AnalyzerOptions NoStem() {
+  return AnalyzerOptions{"none"};
+}
+
+TEST(AnalyzerTest, AsciiWordsSplitOnPunctuationAndUnderscore) {
+  Analyzer analyzer(NoStem());
+  EXPECT_THAT(analyzer.Terms("Hello, World! foo_bar baz-qux (x=1)"),
+              ElementsAre("hello", "world", "foo", "bar", "baz", "qux", "x", "1"));
+  EXPECT_THAT(Tokens(analyzer, "  Hello, World!"),
+              ElementsAre(Token{"hello", 2, 7}, Token{"world", 9, 14}));
+}
+
+TEST(AnalyzerTest, FoldsCaseAndStripsDiacritics) {
+  Analyzer analyzer(NoStem());
+  EXPECT_THAT(analyzer.Terms("Café naïve Straße ＡＢＣ ÉCOLE Ωμέγα"),
+              ElementsAre("cafe", "naive", "strasse", "abc", "ecole", "ωμεγα"));
+  // Byte offsets cover the original (two-byte é) spelling.
+  EXPECT_THAT(Tokens(analyzer, "Café au"), ElementsAre(Token{"cafe", 0, 5}, Token{"au", 6, 8}));
+  // A decomposed accent (e + U+0301) stays inside the word and is stripped.
+  EXPECT_THAT(analyzer.Terms("cafe\xCC\x81 bar"), ElementsAre("cafe", "bar"));
+}
+
+TEST(AnalyzerTest, StemsWithSnowballWhenEnabled) {
+  Analyzer english(AnalyzerOptions{"english"});
+  EXPECT_THAT(english.Terms("running"), ElementsAre("run"));
+  EXPECT_EQ(english.Terms("databases"), english.Terms("database"));
+  EXPECT_THAT(english.Terms("Running Databases"), ElementsAre("run", "databas"));
+
+  RecordingSink sink;
+  english.TokenizeUnstemmed("running", sink);
+  EXPECT_THAT(sink.tokens, ElementsAre(Token{"running", 0, 7}));
+}
+
+TEST(AnalyzerTest, DoesNotStemWhenDisabled) {
+  EXPECT_THAT(Analyzer(AnalyzerOptions{"none"}).Terms("running databases"),
+              ElementsAre("running", "databases"));
+  EXPECT_THAT(Analyzer(AnalyzerOptions{""}).Terms("running"), ElementsAre("running"));
+}
+
+TEST(AnalyzerTest, KnowsSnowballStemmers) {
+  EXPECT_TRUE(Analyzer::IsKnownStemmer(""));
+  EXPECT_TRUE(Analyzer::IsKnownStemmer("none"));
+  EXPECT_TRUE(Analyzer::IsKnownStemmer("english"));
+  EXPECT_TRUE(Analyzer::IsKnownStemmer("german"));
+  EXPECT_TRUE(Analyzer::IsKnownStemmer("en"));
+  EXPECT_FALSE(Analyzer::IsKnownStemmer("bogus"));
+  EXPECT_FALSE(Analyzer::IsKnownStemmer("English"));
+  EXPECT_THAT(Analyzer::StemmerNames(), ::testing::Contains("english"));
+}
+
+TEST(AnalyzerTest, KoreanRunBecomesOverlappingBigramsWithByteOffsets) {
+  Analyzer analyzer;
+  EXPECT_THAT(Tokens(analyzer, "데이터베이스는"),
+              ElementsAre(Token{"데이", 0, 6}, Token{"이터", 3, 9}, Token{"터베", 6, 12},
+                          Token{"베이", 9, 15}, Token{"이스", 12, 18}, Token{"스는", 15, 21}));
+  EXPECT_THAT(Tokens(analyzer, "네트워크 설정"),
+              ElementsAre(Token{"네트", 0, 6}, Token{"트워", 3, 9}, Token{"워크", 6, 12},
+                          Token{"설정", 13, 19}));
+}
+
+TEST(AnalyzerTest, SingleHangulCharacterIsAUnigram) {
+  Analyzer analyzer;
+  EXPECT_THAT(Tokens(analyzer, "나 는"), ElementsAre(Token{"나", 0, 3}, Token{"는", 4, 7}));
+}
+
+TEST(AnalyzerTest, DecomposedHangulIndexesLikePrecomposed) {
+  Analyzer analyzer;
+  // 데이 as conjoining Jamo (NFD, as macOS file names spell it).
+  const std::string nfd = "\xE1\x84\x83\xE1\x85\xA6\xE1\x84\x8B\xE1\x85\xB5";
+  EXPECT_THAT(Tokens(analyzer, nfd), ElementsAre(Token{"데이", 0, 12}));
+}
+
+TEST(AnalyzerTest, JapaneseKanaAndChineseHan) {
+  Analyzer analyzer;
+  EXPECT_THAT(analyzer.Terms("ひらがなカタカナ"),
+              ElementsAre("ひら", "らが", "がな", "なカ", "カタ", "タカ", "カナ"));
+  EXPECT_THAT(analyzer.Terms("中文分词"), ElementsAre("中文", "文分", "分词"));
+  EXPECT_THAT(analyzer.Terms("人々"), ElementsAre("人々"));
+  // The middle dot is punctuation, not part of the run.
+  EXPECT_THAT(analyzer.Terms("データ・ベース"), ElementsAre("デー", "ータ", "ベー", "ース"));
+  // Half-width katakana (with a separate voiced mark) fold to full width.
+  EXPECT_THAT(analyzer.Terms("ｶﾀｶﾅ"), ElementsAre("カタ", "タカ", "カナ"));
+  EXPECT_THAT(Tokens(analyzer, "ｶﾞ"), ElementsAre(Token{"ガ", 0, 6}));
+}
+
+TEST(AnalyzerTest, CjkAdjacentToLatinIsASeparateRun) {
+  Analyzer analyzer(NoStem());
+  EXPECT_THAT(Tokens(analyzer, "API를 사용"),
+              ElementsAre(Token{"api", 0, 3}, Token{"를", 3, 6}, Token{"사용", 7, 13}));
+  EXPECT_THAT(analyzer.Terms("2024년 SQLite와DB"), ElementsAre("2024", "년", "sqlite", "와", "db"));
+}
+
+TEST(AnalyzerTest, DigitsStayInsideWords) {
+  Analyzer analyzer;
+  EXPECT_THAT(analyzer.Terms("utf8 v2 3.14 H2O"), ElementsAre("utf8", "v2", "3", "14", "h2o"));
+}
+
+TEST(AnalyzerTest, InvalidUtf8SeparatesAndNeverCrashes) {
+  Analyzer analyzer(NoStem());
+  EXPECT_THAT(Tokens(analyzer,
+                     "abc\xFF\xFE"
+                     "def\xC3"),
+              ElementsAre(Token{"abc", 0, 3}, Token{"def", 5, 8}));
+  EXPECT_THAT(analyzer.Terms("데\x80이"), ElementsAre("데", "이"));
+  // Overlong '/', a UTF-16 surrogate and a truncated sequence are all separators.
+  EXPECT_THAT(analyzer.Terms("a\xC0\xAF"
+                             "b\xED\xA0\x80"
+                             "c\xED\x95"),
+              ElementsAre("a", "b", "c"));
+
+  std::mt19937 rng(42);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(static_cast<size_t>(byte(rng)), '\0');
+    for (char& c : text) c = static_cast<char>(byte(rng));
+    for (const Token& t : Tokens(analyzer, text)) {
+      ASSERT_FALSE(t.term.empty());
+      ASSERT_LE(0, t.start);
+      ASSERT_LT(t.start, t.end);
+      ASSERT_LE(t.end, static_cast<int>(text.size()));
+    }
+  }
+}
+
+TEST(AnalyzerTest, EmptyAndSeparatorOnlyInputGiveNoTokens) {
+  Analyzer analyzer;
+  EXPECT_THAT(analyzer.Terms(""), IsEmpty());
+  EXPECT_THAT(analyzer.Terms(" \n\t.,;!?—「」"), IsEmpty());
+}
+
+TEST(AnalyzerTest, SkipsAbsurdlyLongTokens) {
+  Analyzer analyzer(NoStem());
+  EXPECT_THAT(analyzer.Terms(std::string(300, 'a') + " ok " + std::string(201, 'b')),
+              ElementsAre("ok"));
+  EXPECT_THAT(analyzer.Terms(std::string(200, 'c')), ElementsAre(std::string(200, 'c')));
+}
+
+TEST(AnalyzerTest, StopsWhenTheSinkAsks) {
+  Analyzer analyzer;
+  RecordingSink sink(/*stop_after=*/2);
+  analyzer.Tokenize("one two three 데이터베이스", sink);
+  EXPECT_EQ(sink.tokens.size(), 2u);
+
+  RecordingSink cjk_sink(/*stop_after=*/2);
+  analyzer.Tokenize("데이터베이스 more", cjk_sink);
+  EXPECT_THAT(cjk_sink.tokens, ElementsAre(Token{"데이", 0, 6}, Token{"이터", 3, 9}));
+}
+
+}  // namespace
+}  // namespace kebab::text
