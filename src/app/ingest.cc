@@ -157,6 +157,7 @@ Processed ProcessFile(const PipelineContext& ctx, const source::FoundFile& file)
   w.doc = std::move(doc).value();
   w.chunker_version = chunk::kMdHeadingV2;
   w.policy_hash = ctx.policy_hash;
+  store::EncodeRows(&w);
   p.result = stored == ctx.states.end() ? "new" : "updated";
   p.write = std::move(w);
   return finish(std::move(p));
@@ -295,6 +296,16 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     });
   }
 
+  // Documents are committed in groups (each still atomic, see Store::BeginBatch): one durable
+  // commit per document would spend most of the run flushing FTS5 segments.
+  constexpr int kBatchDocs = 512;
+  constexpr int64_t kBatchMillis = 500;
+  int batch_docs = 0;
+  int64_t batch_started = 0;
+  auto flush = [&]() -> Status {
+    batch_docs = 0;
+    return store->CommitBatch();
+  };
   Status write_status;
   Processed p;
   int64_t idx = 0;
@@ -321,8 +332,16 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
       item.error = p.error;
     } else {
       store::DocumentWrite& w = *p.write;
-      write_status = note_change();
+      if (!store->in_batch()) {
+        write_status = store->BeginBatch();
+        batch_started = MonotonicMillis();
+      }
+      if (write_status.ok()) write_status = note_change();
       if (write_status.ok()) write_status = store->WriteDocument(w);
+      if (write_status.ok() && (++batch_docs >= kBatchDocs ||
+                                MonotonicMillis() - batch_started >= kBatchMillis)) {
+        write_status = flush();
+      }
       if (!write_status.ok()) {
         stop_workers = true;  // the queue keeps draining so blocked workers can exit
         continue;
@@ -343,6 +362,7 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     if (report.items && p.result != "skipped") report.items->push_back(std::move(item));
   }
   for (auto& t : threads) t.join();
+  if (write_status.ok()) write_status = flush();
   KEBAB_RETURN_IF_ERROR(write_status);
 
   report.aborted = Cancelled(cancel) && idx < total;

@@ -6,6 +6,91 @@
 namespace kebab {
 namespace {
 
+bool IsAscii(std::string_view s) {
+  for (unsigned char c : s) {
+    if (c >= 0x80) return false;
+  }
+  return true;
+}
+
+void AppendString(std::string_view s, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::string nfc;
+  if (!IsAscii(s)) {
+    nfc = Nfc(s);
+    s = nfc;
+  }
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xf];
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+}
+
+// Writes canonical JSON without copying the value. Object keys come sorted from the
+// std::map-backed json; NFC can only reorder keys that are not ASCII, so those (never used
+// by kebab's recipes) take the normalizing copy first.
+void AppendCanonical(const nlohmann::json& v, std::string& out);
+
+nlohmann::json Normalized(const nlohmann::json& v);
+
+void AppendCanonical(const nlohmann::json& v, std::string& out) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::string:
+      AppendString(v.get_ref<const std::string&>(), out);
+      return;
+    case nlohmann::json::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& e : v) {
+        if (!first) out += ',';
+        first = false;
+        AppendCanonical(e, out);
+      }
+      out += ']';
+      return;
+    }
+    case nlohmann::json::value_t::object: {
+      for (const auto& [k, e] : v.items()) {
+        if (!IsAscii(k)) {
+          out += Normalized(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+          return;
+        }
+      }
+      out += '{';
+      bool first = true;
+      for (const auto& [k, e] : v.items()) {
+        if (!first) out += ',';
+        first = false;
+        AppendString(k, out);
+        out += ':';
+        AppendCanonical(e, out);
+      }
+      out += '}';
+      return;
+    }
+    default:
+      out += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+}
+
 nlohmann::json Normalized(const nlohmann::json& v) {
   switch (v.type()) {
     case nlohmann::json::value_t::string:
@@ -29,7 +114,10 @@ nlohmann::json Normalized(const nlohmann::json& v) {
 }  // namespace
 
 std::string CanonicalJson(const nlohmann::json& value) {
-  return Normalized(value).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  out.reserve(128);
+  AppendCanonical(value, out);
+  return out;
 }
 
 std::string IdFrom(const nlohmann::json& tuple) {

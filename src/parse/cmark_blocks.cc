@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "core/unicode.h"
 #include "parse/lines.h"
@@ -15,6 +16,12 @@ namespace kebab::parse {
 namespace {
 
 constexpr const char* kExtensions[] = {"table", "strikethrough", "autolink", "tasklist"};
+
+// cmark-gfm 0.29.0.gfm.6 appends each cell of a table row to a linked list by walking the
+// list, so a row costs time quadratic in its cells (40,000 cells: ten seconds). Text with a
+// line holding more pipes than this is parsed without the table extension, which bounds the
+// cost per byte.
+constexpr size_t kMaxTablePipes = 128;
 
 // cmark_gfm_core_extensions_ensure_registered() is not thread-safe.
 std::once_flag g_register_once;
@@ -33,10 +40,23 @@ struct NodeDeleter {
 };
 using NodePtr = std::unique_ptr<cmark_node, NodeDeleter>;
 
-NodePtr ParseGfm(std::string_view text) {
+bool HasOverwideRow(std::string_view text) {
+  size_t pipes = 0;
+  for (char c : text) {
+    if (c == '|') {
+      if (++pipes > kMaxTablePipes) return true;
+    } else if (c == '\n' || c == '\r') {
+      pipes = 0;
+    }
+  }
+  return false;
+}
+
+NodePtr ParseGfm(std::string_view text, bool tables) {
   std::call_once(g_register_once, cmark_gfm_core_extensions_ensure_registered);
   std::unique_ptr<cmark_parser, ParserDeleter> parser(cmark_parser_new(CMARK_OPT_DEFAULT));
   for (const char* name : kExtensions) {
+    if (!tables && std::strcmp(name, "table") == 0) continue;
     if (cmark_syntax_extension* extension = cmark_find_syntax_extension(name)) {
       cmark_parser_attach_syntax_extension(parser.get(), extension);
     }
@@ -140,7 +160,7 @@ std::string NodeText(cmark_node* root, bool breaks_as_spaces) {
       if (type == CMARK_NODE_ITEM) {
         writer.Flush();
         --open_items;
-        writer.SetIndent(open_items > 1 ? 2 * (open_items - 1) : 0);
+        writer.SetIndent(open_items > 0 ? 2 * (open_items - 1) : 0);
       }
       continue;
     }
@@ -430,7 +450,16 @@ class Extractor {
 
 void AppendMarkdownBlocks(std::string_view text, uint32_t line_offset, BlockContext* context,
                           std::vector<Block>* blocks) {
-  NodePtr document = ParseGfm(text);
+  bool tables = !HasOverwideRow(text);
+  if (!tables) {
+    std::string warning = "tables left as text: a line has more than " +
+                          std::to_string(kMaxTablePipes) + " '|' characters";
+    auto& warnings = context->warnings;
+    if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) {
+      warnings.push_back(std::move(warning));
+    }
+  }
+  NodePtr document = ParseGfm(text, tables);
   if (!document) return;
   Extractor(text, line_offset, context, blocks).Run(document.get());
 }

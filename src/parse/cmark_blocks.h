@@ -20,6 +20,7 @@ struct BlockContext {
   bool mdx = false;  // skip top-level MDX `import` / `export` blocks
   std::vector<std::pair<int, std::string>> headings;  // open headings: (level, text)
   std::optional<size_t> first_paragraph;  // index of the first prose paragraph in the blocks
+  std::vector<std::string> warnings;      // problems met while parsing
 };
 
 // Parses `text`, whose first line is line `line_offset + 1` of the file, and appends its

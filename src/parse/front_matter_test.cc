@@ -84,9 +84,8 @@ TEST(ParseFrontMatterTest, EmptyYamlHasNoKeysAndNoWarning) {
 }
 
 TEST(ParseFrontMatterTest, MalformedInputIsAWarning) {
-  for (std::string_view content :
-       {"title: [oops\n", "- a\n- b\n", "plain text\n", "a: b: c\n", "a:\n  - b\n c: d\n",
-        "a: &x 1\nb: *y\n", "\t- tab\n"}) {
+  for (std::string_view content : {"title: [oops\n", "- a\n- b\n", "plain text\n", "a: b: c\n",
+                                   "a:\n  - b\n c: d\n", "a: &x 1\nb: *y\n", "\t- tab\n"}) {
     std::vector<std::string> warnings;
     FrontMatter fm = ParseFrontMatter(FrontMatterFormat::kYaml, content, &warnings);
     ASSERT_EQ(warnings.size(), 1u) << content;

@@ -146,6 +146,7 @@ Result<CanonicalDocument> ParseMarkdown(const MarkdownInput& input) {
   for (const BodySegment& segment : SplitBody(split.body, kSegmentBytes)) {
     AppendMarkdownBlocks(segment.text, split.lines + segment.line_offset, &context, &doc.blocks);
   }
+  for (std::string& warning : context.warnings) doc.warnings.push_back(std::move(warning));
 
   doc.asset_id = input.asset_id;
   doc.workspace_path = input.workspace_path;

@@ -2,7 +2,8 @@
 // autolinks, task lists) → CanonicalDocument with one Block per structural element and the
 // exact 1-based source line span of each. Front matter (YAML `---` or TOML `+++`, BOM
 // tolerated) fills Metadata; malformed front matter is a warning and the body is still
-// indexed. Text is NFC-normalized; the language comes from CLD2. Thread-safe.
+// indexed. Text is NFC-normalized; the language comes from CLD2. Line numbers count LF, CRLF
+// and a lone CR as line ends (the CommonMark rule), front matter lines included. Thread-safe.
 #pragma once
 
 #include <string>

@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <set>
 
 #include "core/ids.h"
@@ -265,6 +266,49 @@ TEST(MarkdownBlocksTest, EmptyAndBlankDocumentsHaveNoBlocks) {
   EXPECT_THAT(ParseText("").blocks, IsEmpty());
   EXPECT_THAT(ParseText("\n\n  \n").blocks, IsEmpty());
   EXPECT_THAT(ParseText("---\n\n***\n").blocks, IsEmpty());
+}
+
+TEST(MarkdownBlocksTest, HtmlBlocksCiteAllTheirLines) {
+  std::string source = "<!--\nnote\n-->\n\n<pre>\nkept\n</pre>\nafter\n\n<!-- one line -->\n";
+  CanonicalDocument doc = ParseText(source);
+  ASSERT_EQ(doc.blocks.size(), 4u);
+  EXPECT_EQ(doc.blocks[0].span, Lines(1, 3));
+  EXPECT_EQ(doc.blocks[1].span, Lines(5, 7));
+  EXPECT_EQ(doc.blocks[2].span, Lines(8, 8));
+  EXPECT_EQ(doc.blocks[3].span, Lines(10, 10));
+  ExpectAllSpansHold(doc, source);
+}
+
+TEST(MarkdownBlocksTest, OverwideRowsTurnTablesIntoText) {
+  std::string wide(200, '|');
+  std::string source = "| a | b |\n|---|---|\n| 1 | 2 |\n\n" + wide + "\n";
+  CanonicalDocument doc = ParseText(source);
+  ASSERT_EQ(doc.blocks.size(), 2u);
+  EXPECT_EQ(doc.blocks[0].kind, BlockKind::kParagraph);
+  EXPECT_EQ(doc.blocks[0].span, Lines(1, 3));
+  EXPECT_THAT(doc.warnings,
+              ElementsAre("tables left as text: a line has more than 128 '|' characters"));
+}
+
+TEST(MarkdownBlocksTest, PathologicalInputsStayFast) {
+  auto started = std::chrono::steady_clock::now();
+  std::vector<std::string> inputs = {
+      std::string(100000, '>') + " deep\n",
+      std::string(100000, '[') + "a" + std::string(100000, ']') + "\n",
+      "|a|b|\n|-|-|\n" + std::string(40000, '|') + "x\n",
+  };
+  std::string lists;
+  for (int i = 0; i < 2000; ++i) lists += std::string(2 * i, ' ') + "- x\n";
+  inputs.push_back(lists);
+  std::string emphasis;
+  for (int i = 0; i < 50000; ++i) emphasis += "*a _b ";
+  inputs.push_back(emphasis);
+  for (const std::string& input : inputs) {
+    CanonicalDocument doc = ParseText(input);
+    EXPECT_FALSE(doc.blocks.empty());
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+            10.0);
 }
 
 TEST(MarkdownBlocksTest, LoneCarriageReturnsCountAsLineEnds) {

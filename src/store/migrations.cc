@@ -14,6 +14,8 @@ namespace {
 //   on workspace_path lives on documents only;
 // - chunks get an INTEGER PRIMARY KEY so chunks_fts can be an external-content FTS5 table
 //   (chunk text is stored once) with the project's own tokenizer "kebab";
+// - blocks are read per document (by doc_id, ordinal), never by block_id alone, so they are
+//   a rowid table without a second index on the random 32-hex block_id;
 // - documents carry chunker_version / policy_hash / ingested_at for incremental ingest and
 //   the --ingested-after filter, and source_uri (the absolute path read) so a run over one
 //   root never mistakes another root's documents for deleted files; chunks carry their
@@ -72,7 +74,8 @@ CREATE TABLE document_tags (
 CREATE INDEX idx_document_tags_tag ON document_tags(tag);
 
 CREATE TABLE blocks (
-  block_id          TEXT PRIMARY KEY,
+  block_rowid       INTEGER PRIMARY KEY,
+  block_id          TEXT NOT NULL,
   doc_id            TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
   kind              TEXT NOT NULL,
   heading_path_json TEXT NOT NULL,
@@ -80,7 +83,7 @@ CREATE TABLE blocks (
   source_span_json  TEXT NOT NULL,
   payload_json      TEXT NOT NULL
 );
-CREATE INDEX idx_blocks_doc_id ON blocks(doc_id);
+CREATE INDEX idx_blocks_doc_id ON blocks(doc_id, ordinal);
 
 CREATE TABLE chunks (
   chunk_rowid       INTEGER PRIMARY KEY,
@@ -98,7 +101,6 @@ CREATE TABLE chunks (
   created_at        TEXT NOT NULL
 );
 CREATE INDEX idx_chunks_doc_id ON chunks(doc_id, ordinal);
-CREATE INDEX idx_chunks_chunker_version ON chunks(chunker_version);
 
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   heading_path_json,

@@ -58,6 +58,13 @@ Statement& Statement::Bind(int index, std::string_view text) {
   return *this;
 }
 
+Statement& Statement::BindRef(int index, std::string_view text) {
+  if (stmt_) {
+    sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+  }
+  return *this;
+}
+
 Statement& Statement::Bind(int index, int64_t value) {
   if (stmt_) sqlite3_bind_int64(stmt_, index, value);
   return *this;

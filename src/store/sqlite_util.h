@@ -29,6 +29,8 @@ class Statement {
   const Status& prepare_status() const { return prepare_status_; }
 
   Statement& Bind(int index, std::string_view text);
+  // Binds without copying: the bytes must stay alive until the statement is reset.
+  Statement& BindRef(int index, std::string_view text);
   Statement& Bind(int index, int64_t value);
   Statement& Bind(int index, int value) { return Bind(index, static_cast<int64_t>(value)); }
   Statement& Bind(int index, double value);

@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include <filesystem>
+#include <mutex>
 #include <system_error>
 
 #include "core/time.h"
@@ -42,9 +43,27 @@ std::optional<std::string> ReadKv(sqlite3* db, const char* key) {
 
 }  // namespace
 
+void EncodeRows(DocumentWrite* w) {
+  DocumentWrite::Encoded e;
+  e.metadata = Dump(w->doc.metadata.ToJson());
+  e.provenance = Dump(ProvenanceJson(w->doc.provenance));
+  for (const auto& b : w->doc.blocks) {
+    e.block_heading.push_back(Dump(b.heading_path));
+    e.block_span.push_back(Dump(b.span.ToJson()));
+    e.block_payload.push_back(Dump(b.PayloadJson()));
+  }
+  for (const auto& c : w->chunks) {
+    e.chunk_heading.push_back(Dump(c.heading_path));
+    e.chunk_spans.push_back(Dump(SpansJson(c.source_spans)));
+    e.chunk_block_ids.push_back(Dump(c.block_ids));
+  }
+  w->encoded = std::move(e);
+}
+
 Store::Store(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
 
 Store::~Store() {
+  statements_.clear();
   if (db_) {
     if (!stemmer_.empty()) sqlite3_exec(db_, "PRAGMA optimize", nullptr, nullptr, nullptr);
     sqlite3_close_v2(db_);
@@ -52,6 +71,10 @@ Store::~Store() {
 }
 
 Result<std::unique_ptr<Store>> Store::Open(const std::string& path, const StoreOptions& options) {
+  // Memory statistics put a global mutex around every SQLite allocation; kebab never reads
+  // them. This must run before SQLite initializes, hence once, here.
+  static std::once_flag configured;
+  std::call_once(configured, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
   std::error_code ec;
   if (options.readonly) {
     if (!std::filesystem::exists(path, ec)) {
@@ -143,29 +166,31 @@ Result<std::unordered_map<std::string, StoredDocState>> Store::LoadDocStates() {
 }
 
 Result<std::string> Store::DocIdAtPath(const std::string& workspace_path) {
-  Statement q(db_, "SELECT doc_id FROM documents WHERE workspace_path = ?1");
+  Statement& q = Prepared("SELECT doc_id FROM documents WHERE workspace_path = ?1");
   q.Bind(1, workspace_path);
   Status st;
-  if (q.Step(&st)) return q.ColumnText(0);
+  std::string id;
+  if (q.Step(&st)) id = q.ColumnText(0);
+  q.Reset();
   if (!st.ok()) return st;
-  return std::string();
+  return id;
 }
 
 Status Store::DeleteDocument(const std::string& doc_id) {
   std::string asset_id;
   {
-    Statement q(db_, "SELECT asset_id FROM documents WHERE doc_id = ?1");
+    Statement& q = Prepared("SELECT asset_id FROM documents WHERE doc_id = ?1");
     q.Bind(1, doc_id);
     Status st;
     if (q.Step(&st)) asset_id = q.ColumnText(0);
+    q.Reset();
     KEBAB_RETURN_IF_ERROR(st);
   }
   // Chunks first, explicitly: their delete trigger keeps the FTS index in step.
-  KEBAB_RETURN_IF_ERROR(Statement(db_, "DELETE FROM chunks WHERE doc_id = ?1").Bind(1, doc_id).Run());
-  KEBAB_RETURN_IF_ERROR(
-      Statement(db_, "DELETE FROM documents WHERE doc_id = ?1").Bind(1, doc_id).Run());
+  KEBAB_RETURN_IF_ERROR(Prepared("DELETE FROM chunks WHERE doc_id = ?1").Bind(1, doc_id).Run());
+  KEBAB_RETURN_IF_ERROR(Prepared("DELETE FROM documents WHERE doc_id = ?1").Bind(1, doc_id).Run());
   if (!asset_id.empty()) {
-    KEBAB_RETURN_IF_ERROR(Statement(db_,
+    KEBAB_RETURN_IF_ERROR(Prepared(
                                     "DELETE FROM assets WHERE asset_id = ?1 AND NOT EXISTS "
                                     "(SELECT 1 FROM documents WHERE asset_id = ?1)")
                               .Bind(1, asset_id)
@@ -174,16 +199,24 @@ Status Store::DeleteDocument(const std::string& doc_id) {
   return Status::OK();
 }
 
-Status Store::WriteDocument(const DocumentWrite& w) {
+Status Store::WriteDocument(const DocumentWrite& write) {
+  const DocumentWrite* wp = &write;
+  DocumentWrite local;
+  if (!write.encoded) {
+    local = write;
+    EncodeRows(&local);
+    wp = &local;
+  }
+  const DocumentWrite& w = *wp;
+  const DocumentWrite::Encoded& enc = *w.encoded;
   const CanonicalDocument& doc = w.doc;
-  KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+  KEBAB_RETURN_IF_ERROR(BeginUnit());
   auto body = [&]() -> Status {
     KEBAB_ASSIGN_OR_RETURN(std::string old_id, DocIdAtPath(doc.workspace_path));
     if (!old_id.empty()) KEBAB_RETURN_IF_ERROR(DeleteDocument(old_id));
     const std::string now = NowRfc3339();
     KEBAB_RETURN_IF_ERROR(
-        Statement(db_,
-                  "INSERT OR IGNORE INTO assets(asset_id, source_uri, workspace_path, "
+        Prepared("INSERT OR IGNORE INTO assets(asset_id, source_uri, workspace_path, "
                   "media_type, byte_len, checksum, storage_kind, storage_path, discovered_at) "
                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'reference', ?2, ?7)")
             .Bind(1, w.asset.asset_id)
@@ -195,8 +228,7 @@ Status Store::WriteDocument(const DocumentWrite& w) {
             .Bind(7, w.asset.discovered_at)
             .Run());
     KEBAB_RETURN_IF_ERROR(
-        Statement(db_,
-                  "INSERT INTO documents(doc_id, asset_id, workspace_path, title, lang, "
+        Prepared("INSERT INTO documents(doc_id, asset_id, workspace_path, title, lang, "
                   "source_type, trust_level, parser_version, chunker_version, policy_hash, "
                   "doc_version, schema_version, metadata_json, provenance_json, created_at, "
                   "updated_at, ingested_at, source_uri) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
@@ -213,53 +245,54 @@ Status Store::WriteDocument(const DocumentWrite& w) {
             .Bind(10, w.policy_hash)
             .Bind(11, doc.doc_version)
             .Bind(12, doc.schema_version)
-            .Bind(13, Dump(doc.metadata.ToJson()))
-            .Bind(14, Dump(ProvenanceJson(doc.provenance)))
+            .Bind(13, enc.metadata)
+            .Bind(14, enc.provenance)
             .Bind(15, doc.metadata.created_at)
             .Bind(16, doc.metadata.updated_at)
             .Bind(17, now)
             .Bind(18, w.asset.source_uri)
             .Run());
-    Statement tag(db_, "INSERT OR IGNORE INTO document_tags(doc_id, tag) VALUES (?1, ?2)");
+    Statement& tag = Prepared("INSERT OR IGNORE INTO document_tags(doc_id, tag) VALUES (?1, ?2)");
     for (const auto& t : doc.metadata.tags) {
       KEBAB_RETURN_IF_ERROR(tag.Bind(1, doc.doc_id).Bind(2, t).Run());
     }
-    Statement block(db_,
+    Statement& block = Prepared(
                     "INSERT INTO blocks(block_id, doc_id, kind, heading_path_json, ordinal, "
                     "source_span_json, payload_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-    for (const auto& b : doc.blocks) {
-      KEBAB_RETURN_IF_ERROR(block.Bind(1, b.block_id)
-                                .Bind(2, doc.doc_id)
-                                .Bind(3, BlockKindName(b.kind))
-                                .Bind(4, Dump(b.heading_path))
+    for (size_t i = 0; i < doc.blocks.size(); ++i) {
+      const Block& b = doc.blocks[i];
+      KEBAB_RETURN_IF_ERROR(block.BindRef(1, b.block_id)
+                                .BindRef(2, doc.doc_id)
+                                .BindRef(3, BlockKindName(b.kind))
+                                .BindRef(4, enc.block_heading[i])
                                 .Bind(5, b.ordinal)
-                                .Bind(6, Dump(b.span.ToJson()))
-                                .Bind(7, Dump(b.PayloadJson()))
+                                .BindRef(6, enc.block_span[i])
+                                .BindRef(7, enc.block_payload[i])
                                 .Run()
                                 .WithContext("block " + b.block_id));
     }
-    Statement chunk(db_,
+    Statement& chunk = Prepared(
                     "INSERT INTO chunks(chunk_id, doc_id, ordinal, text, heading_path_json, "
                     "section_label, source_spans_json, token_estimate, chunker_version, "
                     "policy_hash, block_ids_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
                     "?7, ?8, ?9, ?10, ?11, ?12)");
-    int ordinal = 0;
-    for (const auto& c : w.chunks) {
-      chunk.Bind(1, c.chunk_id)
-          .Bind(2, doc.doc_id)
-          .Bind(3, ordinal++)
-          .Bind(4, c.text)
-          .Bind(5, Dump(c.heading_path));
+    for (size_t i = 0; i < w.chunks.size(); ++i) {
+      const Chunk& c = w.chunks[i];
+      chunk.BindRef(1, c.chunk_id)
+          .BindRef(2, doc.doc_id)
+          .Bind(3, static_cast<int64_t>(i))
+          .BindRef(4, c.text)
+          .BindRef(5, enc.chunk_heading[i]);
       if (c.section_label.empty()) {
         chunk.BindNull(6);
       } else {
         chunk.Bind(6, c.section_label);
       }
-      KEBAB_RETURN_IF_ERROR(chunk.Bind(7, Dump(SpansJson(c.source_spans)))
+      KEBAB_RETURN_IF_ERROR(chunk.BindRef(7, enc.chunk_spans[i])
                                 .Bind(8, c.token_estimate)
                                 .Bind(9, c.chunker_version)
                                 .Bind(10, c.policy_hash)
-                                .Bind(11, Dump(c.block_ids))
+                                .BindRef(11, enc.chunk_block_ids[i])
                                 .Bind(12, now)
                                 .Run()
                                 .WithContext("chunk " + c.chunk_id));
@@ -268,14 +301,14 @@ Status Store::WriteDocument(const DocumentWrite& w) {
   };
   Status st = body();
   if (!st.ok()) {
-    (void)Exec(db_, "ROLLBACK");
+    RollbackUnit();
     return st.WithContext(doc.workspace_path);
   }
-  return Exec(db_, "COMMIT");
+  return CommitUnit();
 }
 
 Status Store::PurgePath(const std::string& workspace_path) {
-  KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+  KEBAB_RETURN_IF_ERROR(BeginUnit());
   Status st;
   auto id = DocIdAtPath(workspace_path);
   if (!id.ok()) {
@@ -284,9 +317,40 @@ Status Store::PurgePath(const std::string& workspace_path) {
     st = DeleteDocument(*id);
   }
   if (!st.ok()) {
-    (void)Exec(db_, "ROLLBACK");
+    RollbackUnit();
     return st;
   }
+  return CommitUnit();
+}
+
+Statement& Store::Prepared(std::string_view sql) {
+  auto it = statements_.find(std::string(sql));
+  if (it == statements_.end()) {
+    it = statements_.emplace(std::string(sql), std::make_unique<Statement>(db_, sql)).first;
+  }
+  return *it->second;
+}
+
+Status Store::BeginUnit() {
+  return Exec(db_, in_batch_ ? "SAVEPOINT doc" : "BEGIN IMMEDIATE");
+}
+
+Status Store::CommitUnit() { return Exec(db_, in_batch_ ? "RELEASE doc" : "COMMIT"); }
+
+void Store::RollbackUnit() {
+  (void)Exec(db_, in_batch_ ? "ROLLBACK TO doc; RELEASE doc" : "ROLLBACK");
+}
+
+Status Store::BeginBatch() {
+  if (in_batch_) return Status::OK();
+  KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+  in_batch_ = true;
+  return Status::OK();
+}
+
+Status Store::CommitBatch() {
+  if (!in_batch_) return Status::OK();
+  in_batch_ = false;
   return Exec(db_, "COMMIT");
 }
 

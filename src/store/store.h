@@ -20,6 +20,7 @@
 #include "core/search_types.h"
 #include "core/status.h"
 #include "core/types.h"
+#include "store/sqlite_util.h"
 
 namespace kebab::store {
 
@@ -44,7 +45,19 @@ struct DocumentWrite {
   std::vector<Chunk> chunks;
   std::string chunker_version;
   std::string policy_hash;
+
+  // The JSON columns of the rows to insert. EncodeRows() fills them; ingest calls it on its
+  // worker threads so the single writer thread only executes SQL.
+  struct Encoded {
+    std::string metadata, provenance;
+    std::vector<std::string> block_heading, block_span, block_payload;
+    std::vector<std::string> chunk_heading, chunk_spans, chunk_block_ids;
+  };
+  std::optional<Encoded> encoded;
 };
+
+// Fills write->encoded from the document and chunks. Pure; safe on any thread.
+void EncodeRows(DocumentWrite* write);
 
 struct DocSummary {
   std::string doc_id, doc_path, title, lang;
@@ -128,9 +141,17 @@ class Store {
 
   // --- ingest side ---
   Result<std::unordered_map<std::string, StoredDocState>> LoadDocStates();
-  // Replaces whatever document is stored at doc.workspace_path with this one, in one
-  // transaction (old blocks, chunks, tags and FTS rows go with it).
+  // Replaces whatever document is stored at doc.workspace_path with this one, atomically
+  // (old blocks, chunks, tags and FTS rows go with it): its own transaction, or its own
+  // savepoint inside a batch.
   Status WriteDocument(const DocumentWrite& write);
+  // Group commit for bulk ingest: between BeginBatch and CommitBatch every WriteDocument /
+  // PurgePath is a savepoint, so each document is still all-or-nothing, while the durable
+  // commit (and the FTS5 segment flush that comes with it) happens once per batch. A crash
+  // loses at most the uncommitted batch, which the next ingest redoes.
+  Status BeginBatch();
+  Status CommitBatch();
+  bool in_batch() const { return in_batch_; }
   // Removes the document at `workspace_path` (and its asset when unreferenced).
   Status PurgePath(const std::string& workspace_path);
   Result<int64_t> CorpusRevision();
@@ -154,11 +175,18 @@ class Store {
   Status Configure(const StoreOptions& options);
   Result<std::string> DocIdAtPath(const std::string& workspace_path);
   Status DeleteDocument(const std::string& doc_id);
+  // A prepared statement reused across calls (reset after each use by the caller's Run()).
+  Statement& Prepared(std::string_view sql);
+  Status BeginUnit();
+  Status CommitUnit();
+  void RollbackUnit();
 
   sqlite3* db_;
   std::string path_;
   std::string stemmer_;
   int schema_version_ = 0;
+  bool in_batch_ = false;
+  std::unordered_map<std::string, std::unique_ptr<Statement>> statements_;
 };
 
 }  // namespace kebab::store

@@ -1,0 +1,287 @@
+#!/usr/bin/python3
+"""Search end to end: Korean particles, citation round trips, filters, paging, determinism."""
+import json
+import re
+import unittest
+
+from kebab_e2e import EXIT_NO_RESULT, EXIT_OK, KebabTestCase, Sandbox
+
+KOREAN_FORMS = {"ko/db-intro.md": "데이터베이스는", "ko/db-usage.md": "데이터베이스를",
+                "ko/db-query.md": "데이터베이스에서"}
+
+
+def normalize(text):
+    return " ".join(text.split())
+
+
+def snippet_words(snippet):
+    return normalize(snippet.replace("…", " ")).split()
+
+
+class NotesCase(KebabTestCase):
+    """The tests/testdata/e2e/notes corpus, ingested."""
+
+    def setUp(self):
+        super().setUp()
+        self.sb.copy_fixture("notes")
+        _, report = self.ingest()
+        self.assertEqual(report["errors"], 0)
+        self.assertEqual(report["new"], 9)
+        self.docs = {d["doc_path"]: d for d in self.list_docs()}
+
+    def read_lines(self, doc_path):
+        with open(self.sb.path(doc_path), encoding="utf-8", errors="replace") as f:
+            return f.read().split("\n")
+
+
+class KoreanTest(NotesCase):
+    def test_korean_stem_finds_every_particle_form(self):
+        resp = self.search("데이터베이스", "--k", "50")
+        self.assertEqual(self.hit_paths(resp), sorted(KOREAN_FORMS))
+        for hit in resp["hits"]:
+            self.assertIn(KOREAN_FORMS[hit["doc_path"]], hit["snippet"])
+            self.assertEqual(hit["lang"], "ko")
+        self.assertNotIn("ko/cats.md", self.hit_paths(resp))
+
+    def test_each_inflected_form_finds_its_file(self):
+        for path, form in KOREAN_FORMS.items():
+            with self.subTest(form=form):
+                resp = self.search(form)
+                self.assertIn(path, self.hit_paths(resp))
+
+    def test_unrelated_korean_file_is_searchable_on_its_own_words(self):
+        resp = self.search("고양이")
+        self.assertEqual(self.hit_paths(resp), ["ko/cats.md"])
+
+
+class CitationTest(NotesCase):
+    QUERIES = ["데이터베이스", "borrow", "kangaroo", "elision", "compost", "heading-aware chunking",
+               "archipelago", "citation", "lifetimes", "예산", "rust ownership"]
+
+    def check_hit(self, hit):
+        cit = hit["citation"]
+        self.assertEqual(cit["kind"], "line")
+        self.assertEqual(cit["path"], hit["doc_path"])
+        start, end = cit["start"], cit["end"]
+        self.assertTrue(1 <= start <= end, cit)
+        expected_uri = hit["doc_path"] + (f"#L{start}-L{end}" if end != start else f"#L{start}")
+        self.assertEqual(cit["uri"], expected_uri)
+        lines = self.read_lines(hit["doc_path"])
+        self.assertLessEqual(end, len(lines), f"citation past the end of {hit['doc_path']}")
+        cited = normalize("\n".join(lines[start - 1:end]))
+        for word in snippet_words(hit["snippet"]):
+            self.assertIn(word, cited, f"snippet word {word!r} of {cit['uri']} is not in the "
+                                       f"cited lines {cited!r}")
+        # fetch span returns exactly those lines.
+        span = self.kjson("fetch", "span", hit["doc_id"], str(start), str(end),
+                          schema="fetch_result")
+        self.assertEqual(span["kind"], "span")
+        self.assertEqual((span["line_start"], span["effective_end"]), (start, end))
+        self.assertEqual(span["doc_path"], hit["doc_path"])
+        self.assertEqual(span["text"].rstrip("\n"), "\n".join(lines[start - 1:end]).rstrip("\n"))
+        self.assertEqual(span["citation"]["uri"], cit["uri"])
+
+    def test_every_hit_cites_lines_containing_its_snippet(self):
+        checked = 0
+        for q in self.QUERIES:
+            resp = self.search(q, "--k", "20")
+            self.assertTrue(resp["hits"], f"no hits for {q!r}")
+            for hit in resp["hits"]:
+                with self.subTest(query=q, uri=hit["citation"]["uri"]):
+                    self.check_hit(hit)
+                    checked += 1
+        self.assertGreater(checked, 15)
+
+    def test_short_snippets_still_inside_citation(self):
+        resp = self.search("citation", "--snippet-chars", "40")
+        self.assertTrue(any("…" in h["snippet"] for h in resp["hits"]), resp["hits"])
+        for hit in resp["hits"]:
+            self.assertFalse(hit["snippet_full_text"] and "…" in hit["snippet"])
+            self.check_hit(hit)
+
+    def test_path_with_spaces_and_hangul_is_cited(self):
+        resp = self.search("kangaroo")
+        self.assertEqual(self.hit_paths(resp), ["my notes/회의 메모.md"])
+        hit = resp["hits"][0]
+        self.assertEqual(hit["citation"]["start"], 5)
+        self.assertEqual(hit["citation"]["end"], 7)
+        self.check_hit(hit)
+
+    def test_chunk_and_doc_fetch_and_inspect(self):
+        hit = self.search("borrow", "--tag", "rust")["hits"][0]
+        chunk = self.kjson("fetch", "chunk", hit["chunk_id"], "--context", "1",
+                           schema="fetch_result")
+        self.assertEqual(chunk["chunk"]["chunk_id"], hit["chunk_id"])
+        self.assertIn("borrow checker", chunk["text"])
+        self.assertEqual(len(chunk["context_before"]), 1)
+        self.assertEqual(len(chunk["context_after"]), 1)
+        self.assertEqual(chunk["citation"]["uri"], hit["citation"]["uri"])
+        ins = self.kjson("inspect", "chunk", hit["chunk_id"], schema="chunk_inspection")
+        self.assertEqual(ins["text"], chunk["chunk"]["text"])
+        self.assertEqual(ins["source_spans"][0]["start"], hit["citation"]["start"])
+        doc = self.kjson("inspect", "doc", hit["doc_id"], schema="document_inspection")
+        self.assertIn(hit["chunk_id"], doc["chunk_ids"])
+        self.assertEqual(doc["doc_path"], "en/rust-ownership.md")
+        self.assertEqual(doc["metadata"]["tags"], ["rust", "memory"])
+        whole = self.kjson("fetch", "doc", hit["doc_id"], schema="fetch_result")
+        self.assertIn("single owner", whole["text"])
+        self.assertFalse(whole["truncated"])
+        cut = self.kjson("fetch", "doc", hit["doc_id"], "--max-tokens", "10",
+                         schema="fetch_result")
+        self.assertTrue(cut["truncated"])
+        self.assertLess(len(cut["text"]), len(whole["text"]))
+
+    def test_fetch_unknown_ids(self):
+        r = self.sb.run("--json", "fetch", "doc", "0" * 32)
+        self.assertError(r, "doc_not_found")
+        r = self.sb.run("--json", "inspect", "chunk", "f" * 32)
+        self.assertError(r, "chunk_not_found")
+
+
+class FilterTest(NotesCase):
+    def test_tag(self):
+        self.assertEqual(self.hit_paths(self.search("borrow")),
+                         ["en/gardening.md", "en/rust-ownership.md"])
+        self.assertEqual(self.hit_paths(self.search("borrow", "--tag", "rust")),
+                         ["en/rust-ownership.md"])
+        self.assertEqual(self.hit_paths(self.search("borrow", "--tag", "garden")),
+                         ["en/gardening.md"])
+        self.assertEqual(self.search("borrow", "--tag", "nosuchtag")["hits"], [])
+        self.assertEqual(self.doc_paths("--tag", "rust"), ["en/rust-ownership.md"])
+
+    def test_lang(self):
+        self.assertEqual(self.hit_paths(self.search("데이터베이스", "--lang", "ko")),
+                         sorted(KOREAN_FORMS))
+        self.assertEqual(self.search("데이터베이스", "--lang", "en")["hits"], [])
+        self.assertEqual(self.search("borrow", "--lang", "ko")["hits"], [])
+        for hit in self.search("borrow", "--lang", "en")["hits"]:
+            self.assertEqual(hit["lang"], "en")
+        ko_docs = self.doc_paths("--lang", "ko")
+        self.assertEqual(ko_docs, sorted(list(KOREAN_FORMS) + ["ko/cats.md"]))
+
+    def test_path_glob(self):
+        self.assertEqual(self.hit_paths(self.search("borrow", "--path-glob", "en/garden*")),
+                         ["en/gardening.md"])
+        self.assertEqual(self.hit_paths(self.search("kangaroo", "--path-glob", "my notes/**")),
+                         ["my notes/회의 메모.md"])
+        self.assertEqual(self.search("kangaroo", "--path-glob", "ko/**")["hits"], [])
+        self.assertEqual(self.doc_paths("--path-glob", "ko/**"),
+                         sorted(list(KOREAN_FORMS) + ["ko/cats.md"]))
+
+    def test_doc_id(self):
+        garden = self.docs["en/gardening.md"]["doc_id"]
+        rust = self.docs["en/rust-ownership.md"]["doc_id"]
+        resp = self.search("borrow", "--doc-id", garden)
+        self.assertEqual({h["doc_id"] for h in resp["hits"]}, {garden})
+        resp = self.search("borrow", "--doc-id", garden, "--doc-id", rust)
+        self.assertEqual({h["doc_id"] for h in resp["hits"]}, {garden, rust})
+        self.assertEqual(self.search("kangaroo", "--doc-id", garden)["hits"], [])
+
+    def test_source_type(self):
+        self.assertEqual(self.docs["en/gardening.md"]["source_type"], "note")
+        self.assertEqual(self.docs["en/paper.md"]["source_type"], "paper")
+        self.assertEqual(self.hit_paths(self.search("borrow", "--source-type", "note")),
+                         ["en/gardening.md"])
+        self.assertEqual(self.hit_paths(self.search("borrow", "--source-type", "markdown")),
+                         ["en/rust-ownership.md"])
+        self.assertEqual(self.hit_paths(self.search("chunking", "--source-type", "paper,note")),
+                         ["en/paper.md"])
+        r = self.sb.run("--json", "search", "borrow", "--source-type", "bogus")
+        self.assertError(r, "invalid_input")
+
+    def test_ingested_after(self):
+        self.assertEqual(self.search("borrow", "--ingested-after", "2999-01-01")["hits"], [])
+        self.assertEqual(len(self.search("borrow", "--ingested-after", "2000-01-01")["hits"]), 2)
+        self.assertEqual(
+            len(self.search("borrow", "--ingested-after", "2000-01-01T00:00:00+09:00")["hits"]), 2)
+        r = self.sb.run("--json", "search", "borrow", "--ingested-after", "yesterday")
+        self.assertError(r, "invalid_input")
+
+    def test_k(self):
+        resp = self.search("rust ownership", "--k", "1")
+        self.assertEqual(len(resp["hits"]), 1)
+        self.assertEqual(resp["k"], 1)
+        self.assertIsNotNone(resp["next_cursor"])
+        resp = self.search("rust ownership", "--k", "2")
+        self.assertEqual(len(resp["hits"]), 2)
+
+
+class PagingTest(KebabTestCase):
+    N = 23
+
+    def setUp(self):
+        super().setUp()
+        for i in range(1, self.N + 1):
+            body = " ".join(f"pagingword filler{j}" for j in range(i))
+            self.sb.write(f"p/p{i:02d}.md", f"# Page {i}\n\n{body}\n")
+        self.sb.write("other.md", "# Other\n\nnothing to see here\n")
+        self.ingest()
+
+    def test_cursor_pages_through_all_hits_without_duplicates(self):
+        everything = self.search("pagingword", "--k", "100")
+        self.assertEqual(len(everything["hits"]), self.N)
+        self.assertIsNone(everything["next_cursor"])
+        hits, pages = self.all_hits("pagingword", k=4)
+        ids = [h["chunk_id"] for h in hits]
+        self.assertEqual(len(ids), len(set(ids)), "a chunk appears on two pages")
+        self.assertEqual(ids, [h["chunk_id"] for h in everything["hits"]])
+        self.assertEqual(pages, (self.N + 3) // 4)
+        self.assertEqual([h["rank"] for h in hits], list(range(1, self.N + 1)))
+
+    def test_max_tokens_truncates(self):
+        full = self.search("pagingword", "--k", "20")
+        self.assertFalse(full["truncated"])
+        cut = self.search("pagingword", "--k", "20", "--max-tokens", "60")
+        self.assertTrue(cut["truncated"])
+        self.assertLess(len(cut["hits"]), len(full["hits"]))
+        self.assertGreaterEqual(len(cut["hits"]), 1)
+        self.assertIsNotNone(cut["next_cursor"])
+        # the rest is reachable through the cursor
+        rest = self.search("pagingword", "--k", "100", "--cursor", cut["next_cursor"])
+        seen = [h["chunk_id"] for h in cut["hits"] + rest["hits"]]
+        self.assertEqual(len(seen), len(set(seen)))
+        self.assertEqual(len(seen), self.N)
+
+    def test_human_output_has_citations(self):
+        r = self.sb.run("search", "pagingword", "--k", "2")
+        self.assertEqual(r.rc, EXIT_OK, r)
+        self.assertRegex(r.stdout, r"p/p\d\d\.md#L\d+-L\d+")
+        self.assertIn("more results: --cursor", r.stderr)
+
+
+class DeterminismTest(KebabTestCase):
+    QUERIES = ["데이터베이스", "borrow", "rust ownership", "citation", "the"]
+
+    def test_same_search_twice_is_identical(self):
+        self.sb.copy_fixture("notes")
+        self.ingest()
+        for q in self.QUERIES:
+            with self.subTest(query=q):
+                a = self.search(q, "--k", "50")
+                b = self.search(q, "--k", "50")
+                self.assertEqual(json.dumps(a["hits"], sort_keys=True),
+                                 json.dumps(b["hits"], sort_keys=True))
+                self.assertEqual(a["next_cursor"], b["next_cursor"])
+
+    def test_independent_indexes_rank_identically(self):
+        self.sb.copy_fixture("notes")
+        self.ingest()
+        other = Sandbox()
+        self.addCleanup(other.cleanup)
+        other.copy_fixture("notes")
+        mine = self.sb
+        try:
+            self.sb = other
+            self.ingest()
+            theirs = {q: self.search(q, "--k", "50")["hits"] for q in self.QUERIES}
+        finally:
+            self.sb = mine
+        strip = lambda hits: [(h["chunk_id"], h["doc_id"], h["rank"], h["score"],
+                               h["citation"]["uri"], h["snippet"]) for h in hits]
+        for q in self.QUERIES:
+            with self.subTest(query=q):
+                self.assertEqual(strip(self.search(q, "--k", "50")["hits"]), strip(theirs[q]))
+
+
+if __name__ == "__main__":
+    unittest.main()
