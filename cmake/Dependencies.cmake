@@ -15,6 +15,36 @@ pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
 
 find_library(CMARK_GFM_EXTENSIONS_LIB cmark-gfm-extensions REQUIRED)
 find_library(STEMMER_LIB stemmer REQUIRED)
+
+# Link the libraries Debian also ships as archives statically, and toml++ header-only:
+# `kebab search` is a whole process per query, and resolving a dozen shared libraries at
+# start-up cost more than the query itself.
+option(KEBAB_STATIC_DEPS "Link SQLite, cmark-gfm, yaml-cpp, utf8proc, libstemmer statically" ON)
+if(KEBAB_STATIC_DEPS)
+  function(kebab_use_archive target archive)
+    find_library(_kebab_archive_${archive} NAMES lib${archive}.a REQUIRED)
+    set_target_properties(${target} PROPERTIES INTERFACE_LINK_LIBRARIES
+                          "${_kebab_archive_${archive}};${ARGN}")
+  endfunction()
+  kebab_use_archive(PkgConfig::SQLITE3 sqlite3 m dl Threads::Threads)
+  kebab_use_archive(PkgConfig::UTF8PROC utf8proc)
+  # The extensions archive refers to the core one, so it must come first on the link line.
+  find_library(CMARK_GFM_EXTENSIONS_LIB_STATIC NAMES libcmark-gfm-extensions.a REQUIRED)
+  kebab_use_archive(PkgConfig::CMARK_GFM cmark-gfm)
+  get_target_property(_cmark_libs PkgConfig::CMARK_GFM INTERFACE_LINK_LIBRARIES)
+  set_target_properties(PkgConfig::CMARK_GFM PROPERTIES INTERFACE_LINK_LIBRARIES
+                        "${CMARK_GFM_EXTENSIONS_LIB_STATIC};${_cmark_libs}")
+  set(CMARK_GFM_EXTENSIONS_LIB "")
+  find_library(STEMMER_LIB_STATIC NAMES libstemmer.a REQUIRED)
+  find_library(YAML_CPP_LIB_STATIC NAMES libyaml-cpp.a REQUIRED)
+  set(STEMMER_LIB ${STEMMER_LIB_STATIC})
+  set_target_properties(yaml-cpp PROPERTIES IMPORTED_LOCATION ${YAML_CPP_LIB_STATIC}
+                        IMPORTED_LOCATION_NONE ${YAML_CPP_LIB_STATIC}
+                        IMPORTED_LOCATION_RELWITHDEBINFO ${YAML_CPP_LIB_STATIC}
+                        IMPORTED_LOCATION_RELEASE ${YAML_CPP_LIB_STATIC})
+  set_target_properties(PkgConfig::TOMLPP PROPERTIES INTERFACE_LINK_LIBRARIES "" INTERFACE_COMPILE_OPTIONS ""
+                        INTERFACE_COMPILE_DEFINITIONS "TOML_HEADER_ONLY=1")
+endif()
 find_library(CLD2_LIB cld2 REQUIRED)
 find_path(CLD2_INCLUDE_DIR cld2/public/compact_lang_det.h REQUIRED)
 

@@ -104,8 +104,7 @@ Status Store::Configure(const StoreOptions& options) {
   KEBAB_RETURN_IF_ERROR(Exec(db_,
                              "PRAGMA foreign_keys = ON;"
                              "PRAGMA temp_store = MEMORY;"
-                             "PRAGMA cache_size = -65536;"
-                             "PRAGMA mmap_size = 268435456;"));
+                             "PRAGMA cache_size = -65536;"));
   if (!options.readonly) {
     KEBAB_RETURN_IF_ERROR(Exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"));
   }

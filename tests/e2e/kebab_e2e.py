@@ -21,6 +21,7 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 TESTDATA = os.path.join(REPO, "tests", "testdata", "e2e")
 VALIDATE_PY = os.path.join(REPO, "tests", "wire", "validate.py")
 
+sys.dont_write_bytecode = True  # leave no __pycache__ in tests/wire
 sys.path.insert(0, os.path.join(REPO, "tests", "wire"))
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -269,6 +270,52 @@ class KebabTestCase(unittest.TestCase):
 
     def schema_info(self):
         return self.kjson("schema", schema="schema")
+
+
+def normalize(text):
+    return " ".join(text.split())
+
+
+def snippet_words(snippet):
+    return normalize(snippet.replace("…", " ")).split()
+
+
+class CitationChecks:
+    """Mixin for KebabTestCase: a hit's citation must point at lines holding its words."""
+
+    def read_lines(self, doc_path):
+        with open(self.sb.path(doc_path), encoding="utf-8", errors="replace") as f:
+            return f.read().split("\n")
+
+    def check_hit(self, hit, full_chunk=False):
+        cit = hit["citation"]
+        self.assertEqual(cit["kind"], "line")
+        self.assertEqual(cit["path"], hit["doc_path"])
+        start, end = cit["start"], cit["end"]
+        self.assertTrue(1 <= start <= end, cit)
+        expected_uri = hit["doc_path"] + (f"#L{start}-L{end}" if end != start else f"#L{start}")
+        self.assertEqual(cit["uri"], expected_uri)
+        lines = self.read_lines(hit["doc_path"])
+        self.assertLessEqual(end, len(lines), f"citation past the end of {hit['doc_path']}")
+        cited = normalize("\n".join(lines[start - 1:end]))
+        for word in snippet_words(hit["snippet"]):
+            self.assertIn(word, cited, f"snippet word {word!r} of {cit['uri']} is not in the "
+                                       f"cited lines {cited!r}")
+        if full_chunk:
+            # the whole chunk text, not only the snippet window, comes from the cited lines
+            text = self.kjson("inspect", "chunk", hit["chunk_id"], schema="chunk_inspection")
+            for word in normalize(text["text"]).split():
+                self.assertIn(word, cited, f"chunk word {word!r} of {cit['uri']} is not in "
+                                           f"the cited lines")
+        # fetch span returns exactly those lines.
+        span = self.kjson("fetch", "span", hit["doc_id"], str(start), str(end),
+                          schema="fetch_result")
+        self.assertEqual(span["kind"], "span")
+        self.assertEqual((span["line_start"], span["effective_end"]), (start, end))
+        self.assertEqual(span["doc_path"], hit["doc_path"])
+        self.assertEqual(span["text"].rstrip("\n"),
+                         "\n".join(l.rstrip("\r") for l in lines[start - 1:end]).rstrip("\n"))
+        self.assertEqual(span["citation"]["uri"], cit["uri"])
 
 
 def read_ndjson_until(proc, predicate, timeout=60):

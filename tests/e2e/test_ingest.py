@@ -6,7 +6,7 @@ import re
 import sqlite3
 import unittest
 
-from kebab_e2e import EXIT_OK, KebabTestCase
+from kebab_e2e import EXIT_OK, CitationChecks, KebabTestCase
 
 NOTES_COUNT = 9  # files in tests/testdata/e2e/notes
 
@@ -31,7 +31,7 @@ def items_by_path(report):
     return {i["doc_path"]: i for i in report["items"]}
 
 
-class IncrementalTest(KebabTestCase):
+class IncrementalTest(CitationChecks, KebabTestCase):
     def setUp(self):
         super().setUp()
         self.sb.copy_fixture("notes")
@@ -74,6 +74,21 @@ class IncrementalTest(KebabTestCase):
         self.assertEqual(self.hit_paths(self.search("zucchini")), ["en/gardening.md"])
         self.assertEqual(self.search("tomatoes")["hits"], [])
         self.assertEqual(len(self.list_docs()), NOTES_COUNT)
+
+    def test_edit_that_shifts_lines_moves_citations(self):
+        before = self.search("borrow", "--tag", "rust")["hits"][0]["citation"]
+        p = self.sb.path("en/rust-ownership.md")
+        with open(p, encoding="utf-8") as f:
+            text = f.read()
+        head, body = text.split("# Rust ownership\n", 1)
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(head + "# Rust ownership\n\nA new first paragraph.\n\nAnd one more.\n" + body)
+        _, report = self.ingest()
+        self.assertEqual(report["updated"], 1)
+        hit = self.search("borrow", "--tag", "rust")["hits"][0]
+        self.assertEqual(hit["citation"]["start"], before["start"] + 4)
+        self.assertEqual(hit["citation"]["end"], before["end"] + 4)
+        self.check_hit(hit, full_chunk=True)
 
     def test_rename_moves_the_document(self):
         os.makedirs(self.sb.path("animals"))
@@ -120,6 +135,17 @@ class IncrementalTest(KebabTestCase):
         self.assertIsNone(report["items"])
         self.assertEqual(report["scope"]["root"], self.sb.ws)
         self.assertEqual(report["unchanged"], NOTES_COUNT)
+
+    def test_ingest_of_a_subdirectory_does_not_duplicate_documents(self):
+        """PRODUCT BUG: `kebab ingest <root>/en` (a folder inside workspace.root) indexes the
+        files again under paths relative to that folder ("gardening.md" next to
+        "en/gardening.md"): every file there is now in the index twice, and the new
+        citations do not resolve against workspace.root."""
+        _, report = self.ingest(self.sb.path("en"))
+        self.assertEqual(report["new"], 0, "files already indexed were indexed again")
+        paths = self.doc_paths()
+        self.assertEqual(len(paths), NOTES_COUNT, paths)
+        self.assertEqual(len(self.search("borrow", "--tag", "rust")["hits"]), 1)
 
     def test_human_summary_line(self):
         self.sb.write("new.md", "# New\n\nfresh words\n")

@@ -1,24 +1,15 @@
 #!/usr/bin/python3
 """Search end to end: Korean particles, citation round trips, filters, paging, determinism."""
 import json
-import re
 import unittest
 
-from kebab_e2e import EXIT_NO_RESULT, EXIT_OK, KebabTestCase, Sandbox
+from kebab_e2e import EXIT_OK, CitationChecks, KebabTestCase, Sandbox
 
 KOREAN_FORMS = {"ko/db-intro.md": "데이터베이스는", "ko/db-usage.md": "데이터베이스를",
                 "ko/db-query.md": "데이터베이스에서"}
 
 
-def normalize(text):
-    return " ".join(text.split())
-
-
-def snippet_words(snippet):
-    return normalize(snippet.replace("…", " ")).split()
-
-
-class NotesCase(KebabTestCase):
+class NotesCase(CitationChecks, KebabTestCase):
     """The tests/testdata/e2e/notes corpus, ingested."""
 
     def setUp(self):
@@ -28,10 +19,6 @@ class NotesCase(KebabTestCase):
         self.assertEqual(report["errors"], 0)
         self.assertEqual(report["new"], 9)
         self.docs = {d["doc_path"]: d for d in self.list_docs()}
-
-    def read_lines(self, doc_path):
-        with open(self.sb.path(doc_path), encoding="utf-8", errors="replace") as f:
-            return f.read().split("\n")
 
 
 class KoreanTest(NotesCase):
@@ -58,29 +45,6 @@ class CitationTest(NotesCase):
     QUERIES = ["데이터베이스", "borrow", "kangaroo", "elision", "compost", "heading-aware chunking",
                "archipelago", "citation", "lifetimes", "예산", "rust ownership"]
 
-    def check_hit(self, hit):
-        cit = hit["citation"]
-        self.assertEqual(cit["kind"], "line")
-        self.assertEqual(cit["path"], hit["doc_path"])
-        start, end = cit["start"], cit["end"]
-        self.assertTrue(1 <= start <= end, cit)
-        expected_uri = hit["doc_path"] + (f"#L{start}-L{end}" if end != start else f"#L{start}")
-        self.assertEqual(cit["uri"], expected_uri)
-        lines = self.read_lines(hit["doc_path"])
-        self.assertLessEqual(end, len(lines), f"citation past the end of {hit['doc_path']}")
-        cited = normalize("\n".join(lines[start - 1:end]))
-        for word in snippet_words(hit["snippet"]):
-            self.assertIn(word, cited, f"snippet word {word!r} of {cit['uri']} is not in the "
-                                       f"cited lines {cited!r}")
-        # fetch span returns exactly those lines.
-        span = self.kjson("fetch", "span", hit["doc_id"], str(start), str(end),
-                          schema="fetch_result")
-        self.assertEqual(span["kind"], "span")
-        self.assertEqual((span["line_start"], span["effective_end"]), (start, end))
-        self.assertEqual(span["doc_path"], hit["doc_path"])
-        self.assertEqual(span["text"].rstrip("\n"), "\n".join(lines[start - 1:end]).rstrip("\n"))
-        self.assertEqual(span["citation"]["uri"], cit["uri"])
-
     def test_every_hit_cites_lines_containing_its_snippet(self):
         checked = 0
         for q in self.QUERIES:
@@ -88,7 +52,7 @@ class CitationTest(NotesCase):
             self.assertTrue(resp["hits"], f"no hits for {q!r}")
             for hit in resp["hits"]:
                 with self.subTest(query=q, uri=hit["citation"]["uri"]):
-                    self.check_hit(hit)
+                    self.check_hit(hit, full_chunk=True)
                     checked += 1
         self.assertGreater(checked, 15)
 
@@ -136,6 +100,53 @@ class CitationTest(NotesCase):
         self.assertError(r, "doc_not_found")
         r = self.sb.run("--json", "inspect", "chunk", "f" * 32)
         self.assertError(r, "chunk_not_found")
+
+
+class FormatsCitationTest(CitationChecks, KebabTestCase):
+    """Citations in CRLF files, tables, code, lists, quotes, a last line without a newline,
+    and long sections split into overlapping chunks."""
+
+    def setUp(self):
+        super().setUp()
+        self.sb.write("crlf.md", "---\r\ntitle: CR\r\n---\r\n# Crlf doc\r\n\r\n"
+                                 "first paragraph crlfword here\r\n\r\n## Second\r\n\r\n"
+                                 "second para crlfword two\r\n")
+        self.sb.write("mixed.md", "# T\n\n| col | val |\n|---|---|\n| tableword | 1 |\n\n"
+                                  "```python\ncodeword = 1\n```\n\n- listword item\n- other\n\n"
+                                  "> quoteword here\n\nlast line no newline lastword")
+        words = ["river", "stone", "cloud", "maple", "ember", "quartz", "lantern", "harbor"]
+        out = ["# Long section", ""]
+        for p in range(40):
+            out.append(" ".join(f"{words[(p * 7 + i) % 8]}{p}" for i in range(12))
+                       + " overlapword")
+            out.append(" ".join(words[(p + i) % 8] for i in range(14)))
+            out.append("")
+        self.sb.write("long.md", "\n".join(out))
+        self.ingest()
+
+    def test_citations_across_formats(self):
+        expected = {"crlfword": 2, "tableword": 1, "codeword": 1, "listword": 1,
+                    "quoteword": 1, "lastword": 1}
+        for q, n in expected.items():
+            with self.subTest(query=q):
+                hits = self.search(q)["hits"]
+                self.assertEqual(len(hits), n)
+                for hit in hits:
+                    self.check_hit(hit, full_chunk=True)
+        hit = self.search("second para")["hits"][0]
+        self.assertEqual(hit["citation"]["uri"], "crlf.md#L8-L10")
+
+    def test_overlapping_chunks_of_a_long_section(self):
+        hits = self.search("overlapword", "--k", "50")["hits"]
+        self.assertGreater(len(hits), 2, "the long section was not split")
+        for hit in hits:
+            with self.subTest(uri=hit["citation"]["uri"]):
+                self.check_hit(hit, full_chunk=True)
+        # together the chunks cover every line of the section
+        covered = set()
+        for hit in hits:
+            covered.update(range(hit["citation"]["start"], hit["citation"]["end"] + 1))
+        self.assertTrue(set(range(3, 120, 3)) <= covered)
 
 
 class FilterTest(NotesCase):
@@ -204,6 +215,15 @@ class FilterTest(NotesCase):
         self.assertIsNotNone(resp["next_cursor"])
         resp = self.search("rust ownership", "--k", "2")
         self.assertEqual(len(resp["hits"]), 2)
+
+
+    def test_explain_and_list_limit(self):
+        resp = self.search("borrow", "--explain")
+        self.assertIn("match_expression", resp["trace"])
+        for hit in resp["hits"]:
+            self.assertEqual(hit["explain"]["lexical"]["rank"], hit["rank"])
+        self.assertEqual(len(self.list_docs("--limit", "2")), 2)
+        self.assertEqual(len(self.list_docs()), 9)
 
 
 class PagingTest(KebabTestCase):

@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""Whole-program benchmark of kebab's lexical pipeline against its floor and its peers.
+
+For each corpus (tldr-pages, astro-docs from ../shared/data/markdown) it measures, in one run
+on the same files and queries:
+  kebab      cold ingest (files/s, MB/s, peak RSS), no-op re-ingest, `kebab search` latency
+             (each query a whole process, as a user runs it)
+  floor      a bare SQLite FTS5 table (unicode61) bulk-loaded with the same files, queried
+             through the sqlite3 CLI
+  recoll     recollindex / recollq (Debian recollcmd), the desktop-search peer
+  ripgrep    `rg -l -F` over the files
+Numbers are printed, never asserted. Usage: bench/lexical_bench.py [--queries N] [--corpus NAME]
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.normpath(os.path.join(REPO, "..", "shared", "data", "markdown"))
+KEBAB = os.path.join(REPO, "build", "kebab")
+CORPORA = {"tldr": "tldr-pages.tar.gz", "astro": "astro-docs.tar.gz"}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def timed(cmd, **kw):
+    """Runs cmd under /usr/bin/time; returns (seconds, peak RSS MB, completed process)."""
+    t0 = time.perf_counter()
+    p = run(["/usr/bin/time", "-f", "%M"] + cmd, **kw)
+    secs = time.perf_counter() - t0
+    rss_kb = int(p.stderr.strip().splitlines()[-1]) if p.stderr.strip() else 0
+    return secs, rss_kb / 1024.0, p
+
+
+def percentiles(samples):
+    s = sorted(samples)
+    def pct(q):
+        return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+    return pct(0.5) * 1000, pct(0.95) * 1000
+
+
+def extract(name, work):
+    root = os.path.join(work, name)
+    if not os.path.isdir(root):
+        os.makedirs(root)
+        with tarfile.open(os.path.join(DATA, CORPORA[name])) as t:
+            t.extractall(root)
+    files = []
+    for d, _, fs in os.walk(root):
+        files += [os.path.join(d, f) for f in fs if f.endswith((".md", ".mdx"))]
+    return root, sorted(files)
+
+
+def make_queries(files, n):
+    """Deterministic mix: file stems (command names), frequent words, two-word phrases, Korean."""
+    rnd = random.Random(42)
+    stems = sorted({os.path.splitext(os.path.basename(f))[0] for f in files})
+    words, korean = [], []
+    for f in rnd.sample(files, min(400, len(files))):
+        text = open(f, encoding="utf-8", errors="replace").read()
+        words += [w.lower() for w in re.findall(r"[A-Za-z]{5,12}", text)]
+        korean += re.findall(r"[가-힣]{2,6}", text)
+    words = sorted(set(words))
+    qs = []
+    for i in range(n):
+        kind = i % 4
+        if kind == 0 or (kind == 3 and not korean):
+            qs.append(rnd.choice(stems).split(".")[0])
+        elif kind == 1:
+            qs.append(rnd.choice(words))
+        elif kind == 2:
+            qs.append(rnd.choice(words) + " " + rnd.choice(words))
+        else:
+            qs.append(rnd.choice(korean))
+    return qs
+
+
+def bench_kebab(root, files, queries, work):
+    home = os.path.join(work, "kebab-home")
+    shutil.rmtree(home, ignore_errors=True)
+    os.makedirs(home)
+    cfg = os.path.join(home, "config.toml")
+    with open(cfg, "w") as f:
+        f.write(f'[workspace]\nroot = "{root}"\n[storage]\ndata_dir = "{home}/data"\n'
+                f'cache_dir = "{home}/cache"\nstate_dir = "{home}/state"\n')
+    base = [KEBAB, "--config", cfg]
+    cold, rss, p = timed(base + ["--json", "ingest", "--summary-only"])
+    report = json.loads(p.stdout.strip().splitlines()[-1])
+    noop, noop_rss, _ = timed(base + ["ingest", "--summary-only"])
+    lat, hits = [], 0
+    for q in queries:
+        t0 = time.perf_counter()
+        r = run(base + ["search", "--k", "10", q])
+        lat.append(time.perf_counter() - t0)
+        hits += r.returncode == 0
+    p50, p95 = percentiles(lat)
+    return {"cold_s": cold, "peak_rss_mb": max(rss, noop_rss), "cold_rss_mb": rss,
+            "noop_s": noop, "noop_rss_mb": noop_rss, "new": report["new"],
+            "chunks": report["chunks_indexed"], "search_p50_ms": p50, "search_p95_ms": p95,
+            "queries_with_hits": hits}
+
+
+def bench_fts5_floor(root, queries, work):
+    db = os.path.join(work, "floor.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.remove(db + suffix)
+    sql = ("PRAGMA journal_mode=WAL; CREATE VIRTUAL TABLE t USING fts5(path, body, "
+           "tokenize='unicode61 remove_diacritics 2'); BEGIN; INSERT INTO t SELECT name, "
+           f"readfile(name) FROM fsdir('{root}') WHERE name LIKE '%.md' OR name LIKE '%.mdx'; COMMIT;")
+    t0 = time.perf_counter()
+    run(["sqlite3", db, sql])
+    load = time.perf_counter() - t0
+    lat = []
+    for q in queries:
+        phrase = '"' + q.replace('"', '""') + '"'
+        stmt = f"SELECT path, snippet(t, 1, '', '', '…', 16) FROM t WHERE t MATCH '{phrase.replace(chr(39), chr(39)*2)}' ORDER BY rank LIMIT 10;"
+        t0 = time.perf_counter()
+        run(["sqlite3", db, stmt])
+        lat.append(time.perf_counter() - t0)
+    p50, p95 = percentiles(lat)
+    return {"load_s": load, "search_p50_ms": p50, "search_p95_ms": p95}
+
+
+def bench_recoll(root, queries, work):
+    if not shutil.which("recollindex"):
+        return None
+    conf = os.path.join(work, "recoll-conf")
+    shutil.rmtree(conf, ignore_errors=True)
+    os.makedirs(conf)
+    with open(os.path.join(conf, "recoll.conf"), "w") as f:
+        f.write(f"topdirs = {root}\nindexstemminglanguages = english\n")
+    env = dict(os.environ, RECOLL_CONFDIR=conf)
+    cold, rss, _ = timed(["recollindex", "-c", conf], env=env)
+    noop, _, _ = timed(["recollindex", "-c", conf], env=env)
+    lat = []
+    for q in queries:
+        t0 = time.perf_counter()
+        run(["recollq", "-c", conf, "-n", "10", q], env=env)
+        lat.append(time.perf_counter() - t0)
+    p50, p95 = percentiles(lat)
+    return {"cold_s": cold, "peak_rss_mb": rss, "noop_s": noop, "search_p50_ms": p50,
+            "search_p95_ms": p95}
+
+
+def bench_rg(root, queries):
+    if not shutil.which("rg"):
+        return None
+    lat = []
+    for q in queries:
+        t0 = time.perf_counter()
+        run(["rg", "-l", "-i", "-F", q, root])
+        lat.append(time.perf_counter() - t0)
+    p50, p95 = percentiles(lat)
+    return {"search_p50_ms": p50, "search_p95_ms": p95}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--corpus", choices=sorted(CORPORA), action="append")
+    ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "kebab-bench"))
+    args = ap.parse_args()
+    if not os.path.isdir(DATA):
+        print(f"skipped: {DATA} is absent (the benchmark corpora live in ../shared/data)")
+        return 0
+    if not os.access(KEBAB, os.X_OK):
+        print("build/kebab is missing: run scripts/setup.sh first", file=sys.stderr)
+        return 2
+    os.makedirs(args.work, exist_ok=True)
+    results = {}
+    for name in args.corpus or ["tldr", "astro"]:
+        root, files = extract(name, args.work)
+        mb = sum(os.path.getsize(f) for f in files) / 1e6
+        queries = make_queries(files, args.queries)
+        print(f"== {name}: {len(files)} files, {mb:.1f} MB, {len(queries)} queries", flush=True)
+        k = bench_kebab(root, files, queries, args.work)
+        print(f"kebab   cold ingest {k['cold_s']:.2f} s ({len(files)/k['cold_s']:.0f} files/s, "
+              f"{mb/k['cold_s']:.1f} MB/s), no-op {k['noop_s']:.2f} s, peak RSS "
+              f"{k['peak_rss_mb']:.0f} MB (cold {k['cold_rss_mb']:.0f}, no-op {k['noop_rss_mb']:.0f}); "
+              f"search p50 {k['search_p50_ms']:.1f} ms p95 {k['search_p95_ms']:.1f} ms "
+              f"({k['queries_with_hits']}/{len(queries)} with hits)", flush=True)
+        f = bench_fts5_floor(root, queries, args.work)
+        print(f"floor   bare FTS5 bulk insert {f['load_s']:.2f} s; sqlite3 CLI search p50 "
+              f"{f['search_p50_ms']:.1f} ms p95 {f['search_p95_ms']:.1f} ms", flush=True)
+        r = bench_recoll(root, queries, args.work)
+        if r:
+            print(f"recoll  index {r['cold_s']:.2f} s ({len(files)/r['cold_s']:.0f} files/s), no-op "
+                  f"{r['noop_s']:.2f} s, RSS {r['peak_rss_mb']:.0f} MB; recollq p50 "
+                  f"{r['search_p50_ms']:.1f} ms p95 {r['search_p95_ms']:.1f} ms", flush=True)
+        g = bench_rg(root, queries)
+        if g:
+            print(f"ripgrep rg -l p50 {g['search_p50_ms']:.1f} ms p95 {g['search_p95_ms']:.1f} ms", flush=True)
+        results[name] = {"files": len(files), "mb": mb, "kebab": k, "fts5_floor": f,
+                         "recoll": r, "ripgrep": g}
+    print(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
