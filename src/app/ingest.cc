@@ -1,12 +1,14 @@
 #include "app/ingest.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -132,7 +134,9 @@ Processed ProcessFile(const PipelineContext& ctx, const source::FoundFile& file)
     p.result = "unchanged";
     return finish(std::move(p));
   }
-  if (ctx.config.ingest.skip_generated &&
+  // Generated-file markers mean "do not index" for source code (lockfiles, protoc output);
+  // generated *documentation* is still knowledge, so prose is never skipped for them.
+  if (ctx.config.ingest.skip_generated && file.media == MediaKind::kCode &&
       source::LooksGenerated(std::string_view(*bytes).substr(0, 512))) {
     p.result = "skipped";
     p.skip_reason = std::string(source::kSkipGenerated);
@@ -163,10 +167,42 @@ Processed ProcessFile(const PipelineContext& ctx, const source::FoundFile& file)
   return finish(std::move(p));
 }
 
-bool PathExists(const std::string& path) {
+// Whether a stored document whose file the walk did not return should leave the index: its
+// file is gone, or it is now excluded by ignore rules. Files skipped as bad input (too big,
+// unreadable) keep their last good version, and ingest-file / ingest-stdin copies under
+// _external/ (hidden from walks on purpose) always stay.
+bool ShouldPurge(const std::string& workspace_path, const std::string& abs_path,
+                 uint64_t max_file_bytes) {
+  if (workspace_path.starts_with("_external/")) return false;
   struct stat st;
-  return ::lstat(path.c_str(), &st) == 0;
+  if (::stat(abs_path.c_str(), &st) != 0) return errno == ENOENT || errno == ENOTDIR;
+  if (static_cast<uint64_t>(st.st_size) > max_file_bytes) return false;
+  return ::access(abs_path.c_str(), R_OK) == 0;
 }
+
+// Holds an exclusive advisory lock on {data_dir}/ingest.lock for the lifetime of a run, so
+// two ingests never race on the same index.
+class IngestLock {
+ public:
+  ~IngestLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Status Acquire(const std::string& data_dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(data_dir, ec);
+    const std::string path = data_dir + "/ingest.lock";
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) return IoError("cannot open " + path + ": " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      return Status(ErrorCode::kIoError, "another kebab ingest is running on " + data_dir,
+                    "wait for it to finish, then run this again");
+    }
+    return Status::OK();
+  }
+
+ private:
+  int fd_ = -1;
+};
 
 std::string NewRunId() {
   Blake3 h;
@@ -215,9 +251,20 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     on_event(e);
   };
 
+  IngestLock lock;
+  KEBAB_RETURN_IF_ERROR(lock.Acquire(config.storage.data_dir));
+
   IngestReport report;
   report.run_id = NewRunId();
   report.root = options.root.value_or(config.workspace.root);
+  // A PATH inside the workspace re-ingests that subtree: paths stay relative to the
+  // workspace root so documents keep their ids and citations. A PATH elsewhere is indexed as
+  // a root of its own.
+  const std::string& workspace_root = config.workspace.root;
+  std::string subtree;
+  if (report.root.starts_with(workspace_root + "/")) {
+    subtree = report.root.substr(workspace_root.size() + 1);
+  }
   report.exclude = config.workspace.exclude;
   if (!options.summary_only) report.items.emplace();
 
@@ -232,6 +279,12 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     KEBAB_ASSIGN_OR_RETURN(walk, source::Walk(walk_options));
   } else {
     KEBAB_ASSIGN_OR_RETURN(walk.files, ExplicitFiles(report.root, options.explicit_files));
+  }
+  if (!subtree.empty()) {
+    for (auto& f : walk.files) f.workspace_path = subtree + "/" + f.workspace_path;
+    for (auto& [reason, paths] : walk.skipped.examples) {
+      for (auto& p : paths) p = subtree + "/" + p;
+    }
   }
   report.warnings = walk.warnings;
   source::SkipTally& tally = walk.skipped;
@@ -250,14 +303,15 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     return store->BumpCorpusRevision().status();
   };
 
-  // Files that vanished from disk under this root: their documents go.
+  // Documents under this root whose files are gone or now ignored leave the index.
   if (options.explicit_files.empty()) {
     std::unordered_set<std::string> seen;
     for (const auto& f : walk.files) seen.insert(f.workspace_path);
     const std::string prefix = report.root + "/";
+    const auto max_bytes = static_cast<uint64_t>(config.ingest.max_file_bytes);
     for (const auto& [path, state] : states) {
       if (seen.count(path) || !state.source_uri.starts_with(prefix) ||
-          PathExists(state.source_uri)) {
+          !ShouldPurge(path, state.source_uri, max_bytes)) {
         continue;
       }
       KEBAB_RETURN_IF_ERROR(note_change());

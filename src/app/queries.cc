@@ -10,6 +10,15 @@
 namespace kebab::app {
 namespace {
 
+// Ids are 32 lowercase hex chars (core/ids.h); anything else is a typo, not a missing row.
+Status CheckId(const std::string& id, const char* what) {
+  bool ok = id.size() == 32;
+  for (char c : id) ok = ok && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+  if (ok) return Status::OK();
+  return InvalidInput("'" + id + "' is not a " + what + " id (32 lowercase hex characters)",
+                      std::string("copy the ") + what + "_id from `kebab search --json` or `kebab list docs`");
+}
+
 Status DocNotFound(const std::string& id) {
   return Status(ErrorCode::kDocNotFound, "no document with id " + id,
                 "list ids with `kebab list docs`");
@@ -46,6 +55,7 @@ Result<std::vector<store::DocSummary>> ListDocuments(const config::Config& confi
 
 Result<store::StoredDocument> InspectDocument(const config::Config& config,
                                               const std::string& doc_id) {
+  KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
@@ -54,6 +64,7 @@ Result<store::StoredDocument> InspectDocument(const config::Config& config,
 
 Result<store::StoredChunk> InspectChunk(const config::Config& config,
                                         const std::string& chunk_id) {
+  KEBAB_RETURN_IF_ERROR(CheckId(chunk_id, "chunk"));
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto chunk, store->GetChunk(chunk_id));
   if (!chunk) {
@@ -65,6 +76,8 @@ Result<store::StoredChunk> InspectChunk(const config::Config& config,
 
 Result<FetchResult> FetchChunk(const config::Config& config, const std::string& chunk_id,
                                int context) {
+  KEBAB_RETURN_IF_ERROR(CheckId(chunk_id, "chunk"));
+  if (context < 0) return InvalidInput("--context must not be negative");
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto chunk, store->GetChunk(chunk_id));
   if (!chunk) {
@@ -94,6 +107,7 @@ Result<FetchResult> FetchChunk(const config::Config& config, const std::string& 
 
 Result<FetchResult> FetchDocument(const config::Config& config, const std::string& doc_id,
                                   int max_tokens) {
+  KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
@@ -127,6 +141,7 @@ Result<FetchResult> FetchSpan(const config::Config& config, const std::string& d
     return InvalidInput("line range must be 1-based and not run backwards (got " +
                         std::to_string(line_start) + "-" + std::to_string(line_end) + ")");
   }
+  KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);

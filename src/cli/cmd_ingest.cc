@@ -16,9 +16,11 @@ namespace kebab::cli {
 namespace {
 
 std::atomic<bool> g_cancel{false};
+std::atomic<bool> g_quiet_signal{false};  // --json / --quiet: no human note on stderr
 
 void OnSigint(int) {
   if (g_cancel.exchange(true)) _exit(kExitInterrupted);
+  if (g_quiet_signal.load()) return;
   static const char kMsg[] =
       "\nstopping after the documents in hand… (Ctrl-C again to quit at once)\n";
   ssize_t ignored = ::write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
@@ -114,6 +116,7 @@ int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
       bar.OnEvent(e);
     }
   };
+  g_quiet_signal = out.quiet;
   std::signal(SIGINT, OnSigint);
   auto report = app::Ingest(*config, options, sink, &g_cancel);
   std::signal(SIGINT, SIG_DFL);

@@ -39,8 +39,8 @@ Result<search::SearchRequest> BuildRequest(const SearchArgs& a, const config::Co
   auto mode = ParseSearchMode(a.mode);
   if (!mode) return InvalidInput("unknown --mode '" + a.mode + "'", "use lexical, vector or hybrid");
   r.mode = *mode;
-  r.k = a.k > 0 ? a.k : config.search.default_k;
-  if (a.k < 0) return InvalidInput("--k must be at least 1");
+  if (a.k && *a.k < 1) return InvalidInput("--k must be at least 1");
+  r.k = a.k.value_or(config.search.default_k);
   r.snippet_chars = a.snippet_chars > 0 ? a.snippet_chars : config.search.snippet_chars;
   if (a.max_tokens < 0) return InvalidInput("--max-tokens must be positive");
   if (a.max_tokens > 0) r.max_tokens = a.max_tokens;

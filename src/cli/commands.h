@@ -25,7 +25,7 @@ struct IngestArgs {
 
 struct SearchArgs {
   std::vector<std::string> words;
-  int k = 0;
+  std::optional<int> k;
   std::string mode = "lexical";
   std::vector<std::string> tags, media, doc_ids, source_types;
   std::string lang, path_glob, trust_min, ingested_after, cursor;

@@ -159,12 +159,24 @@ int Main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : kExitError;
+    // --help and --version are "errors" with exit code 0 in CLI11.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    bool wants_json = false;
+    for (int i = 1; i < argc; ++i) wants_json = wants_json || std::string_view(argv[i]) == "--json";
+    if (!wants_json) {
+      app.exit(e);
+      return kExitError;
+    }
+    Output::Detect(true, true, false).Fail(
+        InvalidInput(e.what(), "run `kebab --help` or `kebab <command> --help`"));
+    return kExitError;
   }
 
+  // An unrecognized KEBAB_READONLY value errs on the safe side.
   bool env_readonly = false;
-  EnvTruthy(g.env, "KEBAB_READONLY", &env_readonly);
+  if (!EnvTruthy(g.env, "KEBAB_READONLY", &env_readonly)) {
+    env_readonly = g.env.count("KEBAB_READONLY") > 0;
+  }
   g.readonly = readonly || env_readonly;
   const Output out = Output::Detect(json, quiet, verbose);
 

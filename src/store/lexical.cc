@@ -106,7 +106,8 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
     // step time; that is the user's query, not a store failure.
     const std::string& m = st.message();
     if (m.find("fts5:") != std::string::npos || m.find("no such column") != std::string::npos ||
-        m.find("unknown special query") != std::string::npos) {
+        m.find("unknown special query") != std::string::npos ||
+        m.find("unterminated string") != std::string::npos) {
       return InvalidInput("invalid search syntax: " + m.substr(m.find(": ") + 2),
                           "check the FTS5 query inside '…', or drop the quotes to search "
                           "plain words");

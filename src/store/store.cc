@@ -330,14 +330,13 @@ Statement& Store::Prepared(std::string_view sql) {
   return *it->second;
 }
 
-Status Store::BeginUnit() {
-  return Exec(db_, in_batch_ ? "SAVEPOINT doc" : "BEGIN IMMEDIATE");
-}
+Status Store::BeginUnit() { return in_batch_ ? Status::OK() : Exec(db_, "BEGIN IMMEDIATE"); }
 
-Status Store::CommitUnit() { return Exec(db_, in_batch_ ? "RELEASE doc" : "COMMIT"); }
+Status Store::CommitUnit() { return in_batch_ ? Status::OK() : Exec(db_, "COMMIT"); }
 
 void Store::RollbackUnit() {
-  (void)Exec(db_, in_batch_ ? "ROLLBACK TO doc; RELEASE doc" : "ROLLBACK");
+  (void)Exec(db_, "ROLLBACK");
+  in_batch_ = false;
 }
 
 Status Store::BeginBatch() {

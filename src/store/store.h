@@ -145,10 +145,13 @@ class Store {
   // (old blocks, chunks, tags and FTS rows go with it): its own transaction, or its own
   // savepoint inside a batch.
   Status WriteDocument(const DocumentWrite& write);
-  // Group commit for bulk ingest: between BeginBatch and CommitBatch every WriteDocument /
-  // PurgePath is a savepoint, so each document is still all-or-nothing, while the durable
-  // commit (and the FTS5 segment flush that comes with it) happens once per batch. A crash
-  // loses at most the uncommitted batch, which the next ingest redoes.
+  // Group commit for bulk ingest: between BeginBatch and CommitBatch, WriteDocument and
+  // PurgePath join one transaction, so the durable commit and the FTS5 segment flush happen
+  // once per batch instead of once per document. Documents stay all-or-nothing: a batch
+  // holds whole documents only, and a failed write rolls the whole batch back (the error is
+  // returned; in_batch() turns false). A crash likewise loses at most the uncommitted batch,
+  // which the next ingest redoes. (Savepoints per document were tried: FTS5 flushes its
+  // pending terms at every savepoint, which costs as much as a commit.)
   Status BeginBatch();
   Status CommitBatch();
   bool in_batch() const { return in_batch_; }

@@ -2,7 +2,6 @@
 """Ingest end to end: incremental runs, bad inputs, ignore rules, ingest-file/ingest-stdin."""
 import hashlib
 import os
-import re
 import sqlite3
 import unittest
 
@@ -196,14 +195,16 @@ class BadInputTest(KebabTestCase):
         # 50 MB > the 20 MB default cap
         self.assertEqual(report["skipped_size_exceeded"], 1)
         self.assertIn("huge.md", report["skip_examples"]["size_exceeded"])
-        self.assertEqual(report["skipped_generated"], 1)
-        self.assertIn("generated.md", report["skip_examples"]["generated"])
+        # generated-file markers skip source code only: generated docs are still knowledge
+        self.assertEqual(report["skipped_generated"], 0)
+        self.assertEqual(items["generated.md"]["kind"], "new")
         if self.unreadable:
             self.assertEqual(report["skipped_unreadable"], 1)
             self.assertIn("locked.md", report["skip_examples"]["unreadable"])
 
         indexed = self.doc_paths()
-        self.assertEqual(indexed, sorted(list(self.GOOD) + ["bad-utf8.md", "yaml.md"]))
+        self.assertEqual(indexed,
+                         sorted(list(self.GOOD) + ["bad-utf8.md", "generated.md", "yaml.md"]))
         self.assertEqual(self.hit_paths(self.search("ocelot", "--k", "50")), indexed)
         self.assertEqual(self.hit_paths(self.search("platypus")), ["yaml.md"])
         self.assertEqual(self.hit_paths(self.search("zebrafish")), ["bad-utf8.md"])
