@@ -2,7 +2,6 @@
 """Ingest interrupted: kill -9 mid-run (crash safety) and Ctrl-C (SIGINT) mid-run."""
 import json
 import os
-import select
 import signal
 import sqlite3
 import time
