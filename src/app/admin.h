@@ -26,8 +26,7 @@ struct InitReport {
 
 // Writes the annotated default config to `config_path` (kept unless `force`), creates the
 // data, cache and state directories and the workspace root, and creates the index.
-Result<InitReport> Init(const std::string& config_path, bool force,
-                        const config::Environment& env);
+Result<InitReport> Init(const std::string& config_path, bool force, const config::Environment& env);
 
 struct DoctorCheck {
   std::string name;

@@ -53,8 +53,7 @@ DoctorReport Doctor(const config::Config* config, const Status& load_status,
       add("sqlite_open", false, store.status().message(), store.status().hint());
     } else {
       add("sqlite_open", true,
-          config->storage.sqlite + " (schema v" + std::to_string((*store)->schema_version()) +
-              ")");
+          config->storage.sqlite + " (schema v" + std::to_string((*store)->schema_version()) + ")");
       add("schema_version", (*store)->schema_version() == store::LatestSchemaVersion(),
           "v" + std::to_string((*store)->schema_version()) + " (binary knows v" +
               std::to_string(store::LatestSchemaVersion()) + ")");

@@ -293,8 +293,8 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
 
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, /*readonly=*/false));
   KEBAB_ASSIGN_OR_RETURN(auto states, store->LoadDocStates());
-  KEBAB_RETURN_IF_ERROR(store->StartJob(report.run_id, "ingest",
-                                        nlohmann::json({{"root", report.root}}).dump()));
+  KEBAB_RETURN_IF_ERROR(
+      store->StartJob(report.run_id, "ingest", nlohmann::json({{"root", report.root}}).dump()));
   IngestCounts& counts = report.counts;
   bool revision_bumped = false;
   auto note_change = [&]() -> Status {
@@ -317,8 +317,8 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
       KEBAB_RETURN_IF_ERROR(note_change());
       KEBAB_RETURN_IF_ERROR(store->PurgePath(path));
       ++counts.purged;
-      if (report.items) report.items->push_back({.kind = "purged", .doc_id = state.doc_id,
-                                                 .doc_path = path});
+      if (report.items)
+        report.items->push_back({.kind = "purged", .doc_id = state.doc_id, .doc_path = path});
       emit({.kind = IngestEvent::Kind::kPurged, .path = path});
     }
   }
@@ -367,8 +367,11 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     if (!write_status.ok()) continue;  // drain so workers can finish
     ++idx;
     const source::FoundFile& f = *p.file;
-    emit({.kind = IngestEvent::Kind::kAssetStarted, .total = total, .idx = idx,
-          .path = f.workspace_path, .media = std::string(MediaKindName(f.media))});
+    emit({.kind = IngestEvent::Kind::kAssetStarted,
+          .total = total,
+          .idx = idx,
+          .path = f.workspace_path,
+          .media = std::string(MediaKindName(f.media))});
     IngestItem item{.kind = p.result, .doc_path = f.workspace_path, .byte_len = f.size};
     if (p.result == "skipped") {
       tally.Add(p.skip_reason, f.workspace_path);
@@ -392,8 +395,8 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
       }
       if (write_status.ok()) write_status = note_change();
       if (write_status.ok()) write_status = store->WriteDocument(w);
-      if (write_status.ok() && (++batch_docs >= kBatchDocs ||
-                                MonotonicMillis() - batch_started >= kBatchMillis)) {
+      if (write_status.ok() &&
+          (++batch_docs >= kBatchDocs || MonotonicMillis() - batch_started >= kBatchMillis)) {
         write_status = flush();
       }
       if (!write_status.ok()) {
@@ -410,8 +413,12 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
       item.chunker_version = w.chunker_version;
       item.warnings = w.doc.warnings;
     }
-    emit({.kind = IngestEvent::Kind::kAssetFinished, .total = total, .idx = idx,
-          .path = f.workspace_path, .result = p.result, .chunks = item.chunk_count,
+    emit({.kind = IngestEvent::Kind::kAssetFinished,
+          .total = total,
+          .idx = idx,
+          .path = f.workspace_path,
+          .result = p.result,
+          .chunks = item.chunk_count,
           .ms = p.ms});
     if (report.items && p.result != "skipped") report.items->push_back(std::move(item));
   }

@@ -41,19 +41,26 @@ struct IngestItem {
 };
 
 struct IngestEvent {
-  enum class Kind { kScanStarted, kScanCompleted, kAssetStarted, kAssetFinished, kPurged,
-                    kCompleted, kAborted };
+  enum class Kind {
+    kScanStarted,
+    kScanCompleted,
+    kAssetStarted,
+    kAssetFinished,
+    kPurged,
+    kCompleted,
+    kAborted
+  };
   Kind kind;
   std::string ts;
-  std::string root;        // scan_started
-  int64_t total = 0;       // scan_completed, asset_*
-  int64_t idx = 0;         // asset_* (1-based)
-  std::string path;        // asset_*, purged
-  std::string media;       // asset_started
-  std::string result;      // asset_finished: new | updated | unchanged | skipped | error
-  int chunks = 0;          // asset_finished
-  int64_t ms = 0;          // asset_finished
-  IngestCounts counts;     // completed / aborted
+  std::string root;     // scan_started
+  int64_t total = 0;    // scan_completed, asset_*
+  int64_t idx = 0;      // asset_* (1-based)
+  std::string path;     // asset_*, purged
+  std::string media;    // asset_started
+  std::string result;   // asset_finished: new | updated | unchanged | skipped | error
+  int chunks = 0;       // asset_finished
+  int64_t ms = 0;       // asset_finished
+  IngestCounts counts;  // completed / aborted
 };
 
 using IngestEventSink = std::function<void(const IngestEvent&)>;

@@ -15,8 +15,9 @@ Status CheckId(const std::string& id, const char* what) {
   bool ok = id.size() == 32;
   for (char c : id) ok = ok && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
   if (ok) return Status::OK();
-  return InvalidInput("'" + id + "' is not a " + what + " id (32 lowercase hex characters)",
-                      std::string("copy the ") + what + "_id from `kebab search --json` or `kebab list docs`");
+  return InvalidInput(
+      "'" + id + "' is not a " + what + " id (32 lowercase hex characters)",
+      std::string("copy the ") + what + "_id from `kebab search --json` or `kebab list docs`");
 }
 
 Status DocNotFound(const std::string& id) {
@@ -62,8 +63,7 @@ Result<store::StoredDocument> InspectDocument(const config::Config& config,
   return std::move(*doc);
 }
 
-Result<store::StoredChunk> InspectChunk(const config::Config& config,
-                                        const std::string& chunk_id) {
+Result<store::StoredChunk> InspectChunk(const config::Config& config, const std::string& chunk_id) {
   KEBAB_RETURN_IF_ERROR(CheckId(chunk_id, "chunk"));
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto chunk, store->GetChunk(chunk_id));
@@ -181,8 +181,8 @@ Result<FetchResult> FetchSpan(const config::Config& config, const std::string& d
     ++line;
   }
   if (last == 0) {
-    return InvalidInput(doc->summary.doc_path + " has fewer than " +
-                        std::to_string(line_start) + " lines");
+    return InvalidInput(doc->summary.doc_path + " has fewer than " + std::to_string(line_start) +
+                        " lines");
   }
   r.text = SanitizeUtf8(r.text);
   r.effective_end = last;
@@ -190,8 +190,7 @@ Result<FetchResult> FetchSpan(const config::Config& config, const std::string& d
   return r;
 }
 
-Result<search::SearchResponse> Search(const config::Config& config,
-                                      search::SearchRequest request) {
+Result<search::SearchResponse> Search(const config::Config& config, search::SearchRequest request) {
   if (request.mode != SearchMode::kLexical) {
     return InvalidInput(std::string("--mode ") + std::string(SearchModeName(request.mode)) +
                             " needs an embedding model, and none is configured",

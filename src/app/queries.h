@@ -18,8 +18,7 @@ Result<std::vector<store::DocSummary>> ListDocuments(const config::Config& confi
 // kDocNotFound / kChunkNotFound when the id is unknown.
 Result<store::StoredDocument> InspectDocument(const config::Config& config,
                                               const std::string& doc_id);
-Result<store::StoredChunk> InspectChunk(const config::Config& config,
-                                        const std::string& chunk_id);
+Result<store::StoredChunk> InspectChunk(const config::Config& config, const std::string& chunk_id);
 
 struct FetchResult {
   std::string kind;  // chunk | doc | span
@@ -43,7 +42,6 @@ Result<FetchResult> FetchSpan(const config::Config& config, const std::string& d
                               int line_start, int line_end, int max_tokens);
 
 // Runs a search with the configured defaults filled in (k, snippet length).
-Result<search::SearchResponse> Search(const config::Config& config,
-                                      search::SearchRequest request);
+Result<search::SearchResponse> Search(const config::Config& config, search::SearchRequest request);
 
 }  // namespace kebab::app

@@ -10,16 +10,16 @@ namespace kebab::app {
 
 Result<SchemaInfo> Schema(const config::Config& config) {
   SchemaInfo info;
-  info.wire_schemas = {"citation.v1",          "search_hit.v1",  "search_response.v1",
-                       "doc_summary.v1",       "chunk_inspection.v1", "document_inspection.v1",
-                       "doctor.v1",            "ingest_report.v1", "ingest_progress.v1",
-                       "fetch_result.v1",      "reset_report.v1", "schema.v1",
+  info.wire_schemas = {"citation.v1",     "search_hit.v1",       "search_response.v1",
+                       "doc_summary.v1",  "chunk_inspection.v1", "document_inspection.v1",
+                       "doctor.v1",       "ingest_report.v1",    "ingest_progress.v1",
+                       "fetch_result.v1", "reset_report.v1",     "schema.v1",
                        "error.v1"};
   info.capabilities = {
-      {"json_mode", true},          {"ingest_progress", true},   {"ingest_cancellation", true},
-      {"incremental_ingest", true}, {"lexical_search", true},    {"vector_search", false},
-      {"hybrid_search", false},     {"streaming_ask", false},    {"mcp_server", false},
-      {"single_file_ingest", true}, {"bulk_search", false},      {"search_cursor", true},
+      {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
+      {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", false},
+      {"hybrid_search", false},     {"streaming_ask", false},  {"mcp_server", false},
+      {"single_file_ingest", true}, {"bulk_search", false},    {"search_cursor", true},
       {"search_explain", true},     {"stemming", true}};
   info.parser_version = parse::kMarkdownParserVersion;
   info.chunker_version = chunk::kMdHeadingV2;

@@ -5,8 +5,12 @@
 namespace kebab::app::wire {
 namespace {
 
-json NullOr(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
-json NullIfEmpty(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+json NullOr(const std::optional<std::string>& s) {
+  return s ? json(*s) : json(nullptr);
+}
+json NullIfEmpty(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
 template <typename T>
 json NullOr(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
@@ -19,10 +23,14 @@ json Spans(const std::vector<SourceSpan>& spans) {
 }
 
 json Counts(const IngestCounts& c) {
-  return {{"scanned", c.scanned},       {"new", c.new_docs},
-          {"updated", c.updated},       {"unchanged", c.unchanged},
-          {"skipped", c.skipped},       {"errors", c.errors},
-          {"purged", c.purged},         {"chunks_indexed", c.chunks_indexed},
+  return {{"scanned", c.scanned},
+          {"new", c.new_docs},
+          {"updated", c.updated},
+          {"unchanged", c.unchanged},
+          {"skipped", c.skipped},
+          {"errors", c.errors},
+          {"purged", c.purged},
+          {"chunks_indexed", c.chunks_indexed},
           {"embeddings_indexed", c.embeddings_indexed}};
 }
 
@@ -44,7 +52,9 @@ json Error(const Status& status) {
           {"details", json::object()}};
 }
 
-int ExitCodeFor(const Status&) { return 2; }
+int ExitCodeFor(const Status&) {
+  return 2;
+}
 
 json SearchHit(const search::SearchHit& h, const std::string& index_version, bool explain,
                const std::string& match_expression) {
@@ -80,9 +90,10 @@ json SearchHit(const search::SearchHit& h, const std::string& index_version, boo
             {"trust_level", h.trust_level}};
   if (explain) {
     j["explain"] = {{"match_expression", match_expression},
-                    {"lexical", {{"rank", NullOr(h.retrieval.lexical_rank)},
-                                 {"bm25", NullOr(h.retrieval.lexical_score)},
-                                 {"normalized", h.score}}},
+                    {"lexical",
+                     {{"rank", NullOr(h.retrieval.lexical_rank)},
+                      {"bm25", NullOr(h.retrieval.lexical_score)},
+                      {"normalized", h.score}}},
                     {"token_estimate", c.token_estimate},
                     {"policy_hash", c.policy_hash}};
   }
@@ -91,7 +102,8 @@ json SearchHit(const search::SearchHit& h, const std::string& index_version, boo
 
 json SearchResponse(const search::SearchResponse& r, bool explain) {
   json hits = json::array();
-  for (const auto& h : r.hits) hits.push_back(SearchHit(h, r.index_version, explain, r.match_expression));
+  for (const auto& h : r.hits)
+    hits.push_back(SearchHit(h, r.index_version, explain, r.match_expression));
   json j = {{"schema_version", "search_response.v1"},
             {"query", r.query},
             {"mode", SearchModeName(r.mode)},
@@ -207,9 +219,9 @@ json IngestReport(const app::IngestReport& r) {
             {"skipped_by_extension", r.skipped_by_extension},
             {"skip_examples", r.skip_examples},
             {"warnings", r.warnings}};
-  for (const char* reason : {"gitignore", "kebabignore", "config_exclude", "builtin_blacklist",
-                             "generated", "size_exceeded", "unsupported", "unreadable",
-                             "symlink_loop"}) {
+  for (const char* reason :
+       {"gitignore", "kebabignore", "config_exclude", "builtin_blacklist", "generated",
+        "size_exceeded", "unsupported", "unreadable", "symlink_loop"}) {
     auto it = r.skipped_by_reason.find(reason);
     j[std::string("skipped_") + reason] = it == r.skipped_by_reason.end() ? 0 : it->second;
   }

@@ -13,8 +13,7 @@ namespace kebab::cli {
 int RunDoctor(const Output& out, const Globals& g) {
   auto config = LoadConfigFor(g);
   std::string path = g.config_path.empty() ? config::DefaultConfigPath(g.env) : g.config_path;
-  app::DoctorReport report =
-      app::Doctor(config.ok() ? &*config : nullptr, config.status(), path);
+  app::DoctorReport report = app::Doctor(config.ok() ? &*config : nullptr, config.status(), path);
   if (out.json) {
     out.Json(app::wire::Doctor(report));
   } else {
@@ -26,9 +25,9 @@ int RunDoctor(const Output& out, const Globals& g) {
       if (!c.hint.empty()) out.Line("  hint: " + c.hint);
       failed += !c.ok;
     }
-    out.Line(failed == 0 ? "all checks passed."
-                         : std::to_string(failed) + (failed == 1 ? " check" : " checks") +
-                               " failed.");
+    out.Line(failed == 0
+                 ? "all checks passed."
+                 : std::to_string(failed) + (failed == 1 ? " check" : " checks") + " failed.");
   }
   return report.ok ? kExitOk : kExitUnhealthy;
 }
@@ -47,7 +46,8 @@ int RunSchema(const Output& out, const Globals& g) {
   for (const auto& s : info->wire_schemas) schemas += (schemas.empty() ? "" : " ") + s;
   out.Line("wire        " + schemas);
   std::string caps;
-  for (const auto& [k, v] : info->capabilities) caps += (caps.empty() ? "" : " ") + (v ? k : "-" + k);
+  for (const auto& [k, v] : info->capabilities)
+    caps += (caps.empty() ? "" : " ") + (v ? k : "-" + k);
   out.Line("capability  " + caps);
   out.Line("parser      " + info->parser_version);
   out.Line("chunker     " + info->chunker_version);
@@ -62,7 +62,8 @@ int RunSchema(const Output& out, const Globals& g) {
            std::to_string(s.chunk_count) + " chunks, " + std::to_string(s.asset_count) +
            " assets, " + std::to_string(s.sqlite_bytes / 1024) + " KiB");
   std::string langs;
-  for (const auto& [l, n] : s.lang_breakdown) langs += (langs.empty() ? "" : ", ") + l + " " + std::to_string(n);
+  for (const auto& [l, n] : s.lang_breakdown)
+    langs += (langs.empty() ? "" : ", ") + l + " " + std::to_string(n);
   if (!langs.empty()) out.Line("languages   " + langs);
   if (s.last_ingest_at) out.Line("last ingest " + *s.last_ingest_at);
   return kExitOk;
@@ -80,7 +81,8 @@ int RunReset(const Output& out, const Globals& g, const std::string& scope_name,
       return out.Fail(InvalidInput("reset needs confirmation", "pass --yes to confirm"));
     }
     std::fprintf(stderr, "This removes:\n");
-    for (const auto& p : app::ResetTargets(*config, scope)) std::fprintf(stderr, "  %s\n", p.c_str());
+    for (const auto& p : app::ResetTargets(*config, scope))
+      std::fprintf(stderr, "  %s\n", p.c_str());
     std::fprintf(stderr, "Your notes under %s are not touched. Continue? [y/N] ",
                  config->workspace.root.c_str());
     std::string answer;

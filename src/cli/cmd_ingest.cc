@@ -1,10 +1,11 @@
 // init, ingest, ingest-file, ingest-stdin.
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
-#include <unistd.h>
 
 #include "app/admin.h"
 #include "app/ingest.h"
@@ -39,10 +40,10 @@ void PrintReport(const Output& out, const app::IngestReport& r) {
                 secs > 0 ? (c.scanned - c.skipped) / secs : 0.0);
   out.Line((r.aborted ? out.Red("aborted") + "  " : std::string()) + "scanned " +
            std::to_string(c.scanned) + "  new " + std::to_string(c.new_docs) + "  updated " +
-           std::to_string(c.updated) + "  unchanged " + std::to_string(c.unchanged) +
-           "  skipped " + std::to_string(c.skipped) + "  errors " + std::to_string(c.errors) +
-           "  purged " + std::to_string(c.purged) + "  chunks " +
-           std::to_string(c.chunks_indexed) + "  (" + timing + ")");
+           std::to_string(c.updated) + "  unchanged " + std::to_string(c.unchanged) + "  skipped " +
+           std::to_string(c.skipped) + "  errors " + std::to_string(c.errors) + "  purged " +
+           std::to_string(c.purged) + "  chunks " + std::to_string(c.chunks_indexed) + "  (" +
+           timing + ")");
   for (const auto& [reason, n] : r.skipped_by_reason) {
     std::string line = "  skipped " + reason + ": " + std::to_string(n);
     auto ex = r.skip_examples.find(reason);
@@ -52,18 +53,21 @@ void PrintReport(const Output& out, const app::IngestReport& r) {
     }
     if (reason == "unsupported" && !r.skipped_by_extension.empty()) {
       line += "  by extension:";
-      for (const auto& [ext, k] : r.skipped_by_extension) line += " " + ext + "=" + std::to_string(k);
+      for (const auto& [ext, k] : r.skipped_by_extension)
+        line += " " + ext + "=" + std::to_string(k);
     }
     out.Line(line);
   }
   for (const auto& w : r.warnings) out.Line("  warning: " + w);
   if (r.items) {
     for (const auto& item : *r.items) {
-      if (item.kind == "error") out.Line("  " + out.Red("error") + " " + item.doc_path + ": " + item.error);
+      if (item.kind == "error")
+        out.Line("  " + out.Red("error") + " " + item.doc_path + ": " + item.error);
       for (const auto& w : item.warnings) out.Line("  warning " + item.doc_path + ": " + w);
     }
   }
-  if (r.aborted) out.Note("interrupted: everything indexed so far is kept; run `kebab ingest` to finish");
+  if (r.aborted)
+    out.Note("interrupted: everything indexed so far is kept; run `kebab ingest` to finish");
 }
 
 int Finish(const Output& out, const Result<app::IngestReport>& report) {
@@ -81,8 +85,10 @@ int RunInit(const Output& out, const Globals& g, bool force) {
   if (!report.ok()) return out.Fail(report.status());
   if (out.json) {
     nlohmann::json lines = nlohmann::json::array();
-    for (const auto& l : report->lines) lines.push_back({{"verb", l.verb}, {"path", l.path}, {"note", l.note}});
-    out.Json({{"config_path", report->config_path}, {"workspace_root", report->workspace_root},
+    for (const auto& l : report->lines)
+      lines.push_back({{"verb", l.verb}, {"path", l.path}, {"note", l.note}});
+    out.Json({{"config_path", report->config_path},
+              {"workspace_root", report->workspace_root},
               {"actions", lines}});
     return kExitOk;
   }

@@ -37,7 +37,8 @@ Result<search::SearchRequest> BuildRequest(const SearchArgs& a, const config::Co
   search::SearchRequest r;
   for (const auto& w : a.words) r.query += (r.query.empty() ? "" : " ") + w;
   auto mode = ParseSearchMode(a.mode);
-  if (!mode) return InvalidInput("unknown --mode '" + a.mode + "'", "use lexical, vector or hybrid");
+  if (!mode)
+    return InvalidInput("unknown --mode '" + a.mode + "'", "use lexical, vector or hybrid");
   r.mode = *mode;
   if (a.k && *a.k < 1) return InvalidInput("--k must be at least 1");
   r.k = a.k.value_or(config.search.default_k);
@@ -107,9 +108,9 @@ void PrintHuman(const Output& out, const search::SearchResponse& r, bool explain
     }
   }
   std::snprintf(buf, sizeof buf, "%.1f ms", r.elapsed_ms);
-  out.Line(out.Dim(std::to_string(r.hits.size()) + (r.hits.size() == 1 ? " hit" : " hits") +
-                   "  " + std::string(SearchModeName(r.mode)) + "  index " + r.index_version +
-                   "  " + buf));
+  out.Line(out.Dim(std::to_string(r.hits.size()) + (r.hits.size() == 1 ? " hit" : " hits") + "  " +
+                   std::string(SearchModeName(r.mode)) + "  index " + r.index_version + "  " +
+                   buf));
   if (explain) out.Line(out.Dim("match " + r.match_expression));
   if (r.next_cursor) {
     out.Note(std::string(r.truncated ? "truncated to fit --max-tokens; " : "") +

@@ -52,8 +52,7 @@ int RunIngest(const Output& out, const Globals& g, const IngestArgs& args);
 int RunIngestFile(const Output& out, const Globals& g, const std::string& path);
 int RunIngestStdin(const Output& out, const Globals& g, const std::string& title);
 int RunListDocs(const Output& out, const Globals& g, const ListArgs& args);
-int RunInspect(const Output& out, const Globals& g, const std::string& what,
-               const std::string& id);
+int RunInspect(const Output& out, const Globals& g, const std::string& what, const std::string& id);
 int RunFetch(const Output& out, const Globals& g, const FetchArgs& args);
 int RunSearch(const Output& out, const Globals& g, const SearchArgs& args);
 int RunDoctor(const Output& out, const Globals& g);

@@ -59,13 +59,15 @@ int Main(int argc, char** argv) {
                  "Config file (default ${XDG_CONFIG_HOME:-~/.config}/kebab/config.toml)");
 
   bool force = false;
-  auto* init = app.add_subcommand("init", "Write an annotated config, create the directories and the index");
+  auto* init =
+      app.add_subcommand("init", "Write an annotated config, create the directories and the index");
   init->add_flag("--force", force, "Overwrite an existing config file");
 
   IngestArgs ingest_args;
   auto* ingest = app.add_subcommand(
-      "ingest", "Index the workspace (or PATH): new and changed files are parsed, unchanged "
-                "ones skipped, deleted ones purged");
+      "ingest",
+      "Index the workspace (or PATH): new and changed files are parsed, unchanged "
+      "ones skipped, deleted ones purged");
   ingest->add_option("path", ingest_args.path, "Directory to index (default: workspace.root)");
   ingest->add_option("--root", ingest_args.path, "Same as PATH");
   ingest->add_flag("--force-reingest", ingest_args.force_reingest,
@@ -144,15 +146,15 @@ int Main(int argc, char** argv) {
 
   std::string reset_scope = "data-only";
   bool yes = false;
-  auto* reset = app.add_subcommand(
-      "reset", "Delete kebab's data (never your notes). Default --data-only");
+  auto* reset =
+      app.add_subcommand("reset", "Delete kebab's data (never your notes). Default --data-only");
   auto* scope_group = reset->add_option_group("scope");
-  scope_group->add_flag_callback("--all", [&] { reset_scope = "all"; },
-                                 "Config, index, cache and state");
-  scope_group->add_flag_callback("--data-only", [&] { reset_scope = "data-only"; },
-                                 "Index, cache and state (default)");
-  scope_group->add_flag_callback("--config-only", [&] { reset_scope = "config-only"; },
-                                 "Only the config file");
+  scope_group->add_flag_callback(
+      "--all", [&] { reset_scope = "all"; }, "Config, index, cache and state");
+  scope_group->add_flag_callback(
+      "--data-only", [&] { reset_scope = "data-only"; }, "Index, cache and state (default)");
+  scope_group->add_flag_callback(
+      "--config-only", [&] { reset_scope = "config-only"; }, "Only the config file");
   scope_group->require_option(0, 1);
   reset->add_flag("-y,--yes", yes, "Do not ask for confirmation");
 
@@ -167,8 +169,8 @@ int Main(int argc, char** argv) {
       app.exit(e);
       return kExitError;
     }
-    Output::Detect(true, true, false).Fail(
-        InvalidInput(e.what(), "run `kebab --help` or `kebab <command> --help`"));
+    Output::Detect(true, true, false)
+        .Fail(InvalidInput(e.what(), "run `kebab --help` or `kebab <command> --help`"));
     return kExitError;
   }
 

@@ -49,8 +49,8 @@ void Output::Note(std::string_view text) const {
 int Output::Fail(const Status& status) const {
   std::fflush(stdout);
   if (json) {
-    std::string line = app::wire::Error(status).dump(-1, ' ', false,
-                                                     nlohmann::json::error_handler_t::replace);
+    std::string line =
+        app::wire::Error(status).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::fprintf(stderr, "%s\n", line.c_str());
   } else {
     std::fprintf(stderr, "error: %s\n", status.message().c_str());
@@ -64,9 +64,17 @@ int Output::Fail(const Status& status) const {
   return kExitError;
 }
 
-std::string Output::Bold(std::string_view s) const { return Wrap(stdout_tty, "1", s); }
-std::string Output::Dim(std::string_view s) const { return Wrap(stdout_tty, "2", s); }
-std::string Output::Green(std::string_view s) const { return Wrap(stdout_tty, "32", s); }
-std::string Output::Red(std::string_view s) const { return Wrap(stdout_tty, "31", s); }
+std::string Output::Bold(std::string_view s) const {
+  return Wrap(stdout_tty, "1", s);
+}
+std::string Output::Dim(std::string_view s) const {
+  return Wrap(stdout_tty, "2", s);
+}
+std::string Output::Green(std::string_view s) const {
+  return Wrap(stdout_tty, "32", s);
+}
+std::string Output::Red(std::string_view s) const {
+  return Wrap(stdout_tty, "31", s);
+}
 
 }  // namespace kebab::cli

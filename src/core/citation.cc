@@ -122,12 +122,18 @@ Status BadUri(std::string_view uri, std::string_view why) {
 
 std::string_view CitationKindName(Citation::Kind kind) {
   switch (kind) {
-    case Citation::Kind::kLine: return "line";
-    case Citation::Kind::kPage: return "page";
-    case Citation::Kind::kRegion: return "region";
-    case Citation::Kind::kCaption: return "caption";
-    case Citation::Kind::kTime: return "time";
-    case Citation::Kind::kCode: return "code";
+    case Citation::Kind::kLine:
+      return "line";
+    case Citation::Kind::kPage:
+      return "page";
+    case Citation::Kind::kRegion:
+      return "region";
+    case Citation::Kind::kCaption:
+      return "caption";
+    case Citation::Kind::kTime:
+      return "time";
+    case Citation::Kind::kCode:
+      return "code";
   }
   return "line";
 }

@@ -19,14 +19,14 @@ struct Citation {
   enum class Kind { kLine, kPage, kRegion, kCaption, kTime, kCode };
 
   Kind kind = Kind::kLine;
-  std::string path;  // workspace path, POSIX
-  uint32_t line_start = 0, line_end = 0;  // kLine, kCode (1-based, inclusive)
-  uint32_t page = 0;                      // kPage (1-based)
-  uint32_t x = 0, y = 0, w = 0, h = 0;    // kRegion
-  std::string model;                      // kCaption
-  uint64_t start_ms = 0, end_ms = 0;      // kTime
-  std::optional<std::string> speaker;     // kTime
-  std::optional<std::string> section;     // kLine, kPage: human section label
+  std::string path;                         // workspace path, POSIX
+  uint32_t line_start = 0, line_end = 0;    // kLine, kCode (1-based, inclusive)
+  uint32_t page = 0;                        // kPage (1-based)
+  uint32_t x = 0, y = 0, w = 0, h = 0;      // kRegion
+  std::string model;                        // kCaption
+  uint64_t start_ms = 0, end_ms = 0;        // kTime
+  std::optional<std::string> speaker;       // kTime
+  std::optional<std::string> section;       // kLine, kPage: human section label
   std::optional<std::string> symbol, lang;  // kCode
 
   static Citation Lines(std::string path, uint32_t start, uint32_t end);

@@ -2,7 +2,9 @@
 
 namespace kebab {
 
-Blake3::Blake3() { blake3_hasher_init(&state_); }
+Blake3::Blake3() {
+  blake3_hasher_init(&state_);
+}
 
 void Blake3::Update(const void* data, size_t len) {
   blake3_hasher_update(&state_, data, len);

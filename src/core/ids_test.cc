@@ -6,7 +6,8 @@ namespace kebab {
 namespace {
 
 TEST(CanonicalJsonTest, SortsKeysAndDropsWhitespace) {
-  nlohmann::json j = nlohmann::json::parse(R"({ "b": 1, "a": [ 2, "x" ], "c": { "z": 0, "y": 1 } })");
+  nlohmann::json j =
+      nlohmann::json::parse(R"({ "b": 1, "a": [ 2, "x" ], "c": { "z": 0, "y": 1 } })");
   EXPECT_EQ(CanonicalJson(j), R"({"a":[2,"x"],"b":1,"c":{"y":1,"z":0}})");
 }
 

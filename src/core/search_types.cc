@@ -4,9 +4,12 @@ namespace kebab {
 
 std::string_view SearchModeName(SearchMode mode) {
   switch (mode) {
-    case SearchMode::kLexical: return "lexical";
-    case SearchMode::kVector: return "vector";
-    case SearchMode::kHybrid: return "hybrid";
+    case SearchMode::kLexical:
+      return "lexical";
+    case SearchMode::kVector:
+      return "vector";
+    case SearchMode::kHybrid:
+      return "hybrid";
   }
   return "lexical";
 }

@@ -18,13 +18,13 @@ std::optional<SearchMode> ParseSearchMode(std::string_view name);
 // Every filter narrows the result; empty vectors / nullopt mean "no constraint". Filters are
 // applied inside the query, so a filtered search still returns k hits when k matches exist.
 struct SearchFilters {
-  std::vector<std::string> tags_any;      // document has at least one of these tags
-  std::optional<std::string> lang;        // documents.lang
-  std::optional<std::string> path_glob;   // `*` stays within a path segment, `**` crosses
-  std::optional<TrustLevel> trust_min;    // primary > secondary > generated
-  std::vector<MediaKind> media;           // assets.media_type in this set
-  std::vector<std::string> doc_ids;       // documents.doc_id in this set
-  std::vector<SourceType> source_types;   // documents.source_type in this set
+  std::vector<std::string> tags_any;          // document has at least one of these tags
+  std::optional<std::string> lang;            // documents.lang
+  std::optional<std::string> path_glob;       // `*` stays within a path segment, `**` crosses
+  std::optional<TrustLevel> trust_min;        // primary > secondary > generated
+  std::vector<MediaKind> media;               // assets.media_type in this set
+  std::vector<std::string> doc_ids;           // documents.doc_id in this set
+  std::vector<SourceType> source_types;       // documents.source_type in this set
   std::optional<std::string> ingested_after;  // RFC 3339, normalized to UTC
 
   bool empty() const {

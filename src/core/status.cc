@@ -4,23 +4,40 @@ namespace kebab {
 
 std::string_view ErrorCodeName(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kOk: return "ok";
-    case ErrorCode::kGeneric: return "generic";
-    case ErrorCode::kInvalidInput: return "invalid_input";
-    case ErrorCode::kConfigInvalid: return "config_invalid";
-    case ErrorCode::kConfigNotFound: return "config_not_found";
-    case ErrorCode::kNotIndexed: return "not_indexed";
-    case ErrorCode::kIoError: return "io_error";
-    case ErrorCode::kDocNotFound: return "doc_not_found";
-    case ErrorCode::kChunkNotFound: return "chunk_not_found";
-    case ErrorCode::kSpanNotSupported: return "span_not_supported";
-    case ErrorCode::kStaleCursor: return "stale_cursor";
-    case ErrorCode::kReadonlyMode: return "readonly_mode";
-    case ErrorCode::kModelUnreachable: return "model_unreachable";
-    case ErrorCode::kModelNotPulled: return "model_not_pulled";
-    case ErrorCode::kTimeout: return "timeout";
-    case ErrorCode::kCorrupt: return "corrupt";
-    case ErrorCode::kCancelled: return "cancelled";
+    case ErrorCode::kOk:
+      return "ok";
+    case ErrorCode::kGeneric:
+      return "generic";
+    case ErrorCode::kInvalidInput:
+      return "invalid_input";
+    case ErrorCode::kConfigInvalid:
+      return "config_invalid";
+    case ErrorCode::kConfigNotFound:
+      return "config_not_found";
+    case ErrorCode::kNotIndexed:
+      return "not_indexed";
+    case ErrorCode::kIoError:
+      return "io_error";
+    case ErrorCode::kDocNotFound:
+      return "doc_not_found";
+    case ErrorCode::kChunkNotFound:
+      return "chunk_not_found";
+    case ErrorCode::kSpanNotSupported:
+      return "span_not_supported";
+    case ErrorCode::kStaleCursor:
+      return "stale_cursor";
+    case ErrorCode::kReadonlyMode:
+      return "readonly_mode";
+    case ErrorCode::kModelUnreachable:
+      return "model_unreachable";
+    case ErrorCode::kModelNotPulled:
+      return "model_not_pulled";
+    case ErrorCode::kTimeout:
+      return "timeout";
+    case ErrorCode::kCorrupt:
+      return "corrupt";
+    case ErrorCode::kCancelled:
+      return "cancelled";
   }
   return "generic";
 }

@@ -80,7 +80,7 @@ inline Status GenericError(std::string msg, std::string hint = {}) {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {  // NOLINT: implicit by design
     assert(!std::get<Status>(v_).ok());
   }
@@ -108,10 +108,10 @@ class [[nodiscard]] Result {
 #define KEBAB_CONCAT(a, b) KEBAB_CONCAT_INNER(a, b)
 
 // Returns the Status from the enclosing function when `expr` is not OK.
-#define KEBAB_RETURN_IF_ERROR(expr)            \
-  do {                                         \
-    ::kebab::Status _kebab_st = (expr);        \
-    if (!_kebab_st.ok()) return _kebab_st;     \
+#define KEBAB_RETURN_IF_ERROR(expr)        \
+  do {                                     \
+    ::kebab::Status _kebab_st = (expr);    \
+    if (!_kebab_st.ok()) return _kebab_st; \
   } while (0)
 
 // `KEBAB_ASSIGN_OR_RETURN(auto x, MakeX());` declares x from a Result or returns its Status.

@@ -32,8 +32,8 @@ bool ReadDigits(std::string_view s, size_t pos, size_t n, int* out) {
 
 std::string NowRfc3339() {
   auto now = std::chrono::system_clock::now();
-  return FormatRfc3339(std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch())
-                           .count());
+  return FormatRfc3339(
+      std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count());
 }
 
 std::string FormatRfc3339(int64_t epoch_seconds) {
@@ -41,8 +41,8 @@ std::string FormatRfc3339(int64_t epoch_seconds) {
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
   return buf;
 }
 

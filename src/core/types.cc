@@ -23,8 +23,10 @@ constexpr std::pair<MediaKind, std::string_view> kMediaNames[] = {
     {MediaKind::kMarkdown, "markdown"}, {MediaKind::kPdf, "pdf"},   {MediaKind::kImage, "image"},
     {MediaKind::kAudio, "audio"},       {MediaKind::kCode, "code"}, {MediaKind::kOther, "other"}};
 constexpr std::pair<SourceType, std::string_view> kSourceTypeNames[] = {
-    {SourceType::kMarkdown, "markdown"}, {SourceType::kNote, "note"},
-    {SourceType::kPaper, "paper"},       {SourceType::kReference, "reference"},
+    {SourceType::kMarkdown, "markdown"},
+    {SourceType::kNote, "note"},
+    {SourceType::kPaper, "paper"},
+    {SourceType::kReference, "reference"},
     {SourceType::kInbox, "inbox"}};
 constexpr std::pair<TrustLevel, std::string_view> kTrustNames[] = {
     {TrustLevel::kPrimary, "primary"},
@@ -36,26 +38,34 @@ constexpr std::pair<BlockKind, std::string_view> kBlockNames[] = {
     {BlockKind::kTable, "table"},        {BlockKind::kQuote, "quote"},
     {BlockKind::kImageRef, "image_ref"}, {BlockKind::kAudioRef, "audio_ref"}};
 constexpr std::pair<SourceSpan::Kind, std::string_view> kSpanNames[] = {
-    {SourceSpan::Kind::kLine, "line"},     {SourceSpan::Kind::kByte, "byte"},
-    {SourceSpan::Kind::kPage, "page"},     {SourceSpan::Kind::kRegion, "region"},
-    {SourceSpan::Kind::kTime, "time"},     {SourceSpan::Kind::kCode, "code"}};
+    {SourceSpan::Kind::kLine, "line"}, {SourceSpan::Kind::kByte, "byte"},
+    {SourceSpan::Kind::kPage, "page"}, {SourceSpan::Kind::kRegion, "region"},
+    {SourceSpan::Kind::kTime, "time"}, {SourceSpan::Kind::kCode, "code"}};
 
 }  // namespace
 
-std::string_view MediaKindName(MediaKind kind) { return NameOf(kMediaNames, kind); }
+std::string_view MediaKindName(MediaKind kind) {
+  return NameOf(kMediaNames, kind);
+}
 std::optional<MediaKind> ParseMediaKind(std::string_view name) {
   if (name == "md") return MediaKind::kMarkdown;
   return Lookup(kMediaNames, name);
 }
-std::string_view SourceTypeName(SourceType t) { return NameOf(kSourceTypeNames, t); }
+std::string_view SourceTypeName(SourceType t) {
+  return NameOf(kSourceTypeNames, t);
+}
 std::optional<SourceType> ParseSourceType(std::string_view name) {
   return Lookup(kSourceTypeNames, name);
 }
-std::string_view TrustLevelName(TrustLevel t) { return NameOf(kTrustNames, t); }
+std::string_view TrustLevelName(TrustLevel t) {
+  return NameOf(kTrustNames, t);
+}
 std::optional<TrustLevel> ParseTrustLevel(std::string_view name) {
   return Lookup(kTrustNames, name);
 }
-std::string_view BlockKindName(BlockKind kind) { return NameOf(kBlockNames, kind); }
+std::string_view BlockKindName(BlockKind kind) {
+  return NameOf(kBlockNames, kind);
+}
 std::optional<BlockKind> ParseBlockKind(std::string_view name) {
   return Lookup(kBlockNames, name);
 }

@@ -47,8 +47,8 @@ bool Base64UrlDecode(std::string_view in, std::string* out) {
 }  // namespace
 
 std::string EncodeCursor(const CursorState& state) {
-  nlohmann::json j = {{"o", state.offset}, {"r", state.corpus_revision},
-                      {"q", state.query_fingerprint}};
+  nlohmann::json j = {
+      {"o", state.offset}, {"r", state.corpus_revision}, {"q", state.query_fingerprint}};
   return Base64UrlEncode(j.dump());
 }
 

@@ -27,7 +27,8 @@ std::string QueryFingerprint(const std::string& match, const SearchRequest& r) {
 
 // Rough size of a hit on the wire, for --max-tokens budgets (tokens ≈ chars / 4).
 size_t HitChars(const SearchHit& h) {
-  size_t n = 400 + h.snippet.size() + 2 * h.chunk.doc_path.size() + h.chunk.chunk.section_label.size();
+  size_t n =
+      400 + h.snippet.size() + 2 * h.chunk.doc_path.size() + h.chunk.chunk.section_label.size();
   for (const auto& p : h.chunk.chunk.heading_path) n += p.size() + 3;
   return n;
 }
@@ -79,8 +80,8 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
     if (cursor.corpus_revision != revision) {
       return Status(ErrorCode::kStaleCursor,
                     "the index changed since this cursor was issued (revision " +
-                        std::to_string(cursor.corpus_revision) + " → " +
-                        std::to_string(revision) + ")",
+                        std::to_string(cursor.corpus_revision) + " → " + std::to_string(revision) +
+                        ")",
                     "run the search again without --cursor");
     }
     offset = cursor.offset;
@@ -131,12 +132,11 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
   }
   if (request.max_tokens) ApplyBudget(*request.max_tokens, resp.hits, &resp.truncated);
   if (more || resp.truncated) {
-    resp.next_cursor = EncodeCursor(
-        {offset + static_cast<int64_t>(resp.hits.size()), revision, fingerprint});
+    resp.next_cursor =
+        EncodeCursor({offset + static_cast<int64_t>(resp.hits.size()), revision, fingerprint});
   }
   resp.elapsed_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-          .count();
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return resp;
 }
 

@@ -6,7 +6,9 @@
 namespace kebab::search {
 namespace {
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
 
 // True when `word` holds something the tokenizer indexes (a letter, digit or any non-ASCII).
 bool HasTokenChars(std::string_view word) {
@@ -72,9 +74,7 @@ Result<std::string> BuildMatchExpression(std::string_view query) {
   if (words.empty()) {
     return InvalidInput("the query has no searchable words", "use letters or digits");
   }
-  auto term = [](std::string_view w) {
-    return IsSingleCjkChar(w) ? Quote(w) + " *" : Quote(w);
-  };
+  auto term = [](std::string_view w) { return IsSingleCjkChar(w) ? Quote(w) + " *" : Quote(w); };
   if (words.size() == 1) return term(words[0]);
   std::string phrase;
   for (auto w : words) {

@@ -7,7 +7,9 @@ namespace {
 
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // …
 
-bool IsContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+bool IsContinuation(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
 
 // Splits `s` into code points (as byte ranges) after collapsing whitespace.
 std::string CollapseWhitespace(std::string_view s) {
@@ -62,7 +64,8 @@ ShapedSnippet ShapeSnippet(std::string_view fts_snippet, int max_chars) {
   }
   const size_t visible = starts.size();
   if (max_chars <= 0 || visible <= static_cast<size_t>(max_chars)) {
-    result.text = (leading ? std::string(kEllipsis) : "") + s + (trailing ? std::string(kEllipsis) : "");
+    result.text =
+        (leading ? std::string(kEllipsis) : "") + s + (trailing ? std::string(kEllipsis) : "");
     return result;
   }
   // Keep the first highlight in view, a quarter of the budget from the left edge.

@@ -11,8 +11,8 @@ inline constexpr char kHighlightOpen = '\x01';
 inline constexpr char kHighlightClose = '\x02';
 
 struct ShapedSnippet {
-  std::string text;         // still carries highlight markers
-  bool cut = false;         // text was shortened (by FTS5 or here)
+  std::string text;  // still carries highlight markers
+  bool cut = false;  // text was shortened (by FTS5 or here)
 };
 
 // `max_chars` counts code points of visible text (markers excluded).

@@ -8,8 +8,13 @@ namespace kebab::search {
 namespace {
 
 TEST(SnippetTest, CollapsesWhitespaceAndKeepsShortText) {
-  auto s = ShapeSnippet("a\n\n b\t\x01" "c\x02", 100);
-  EXPECT_EQ(s.text, "a b \x01" "c\x02");
+  auto s = ShapeSnippet(
+      "a\n\n b\t\x01"
+      "c\x02",
+      100);
+  EXPECT_EQ(s.text,
+            "a b \x01"
+            "c\x02");
   EXPECT_FALSE(s.cut);
 }
 
@@ -43,7 +48,12 @@ TEST(SnippetTest, NeverSplitsUtf8) {
   EXPECT_TRUE(IsValidUtf8(s.text));
 }
 
-TEST(SnippetTest, StripHighlights) { EXPECT_EQ(StripHighlights("a\x01" "b\x02" "c"), "abc"); }
+TEST(SnippetTest, StripHighlights) {
+  EXPECT_EQ(StripHighlights("a\x01"
+                            "b\x02"
+                            "c"),
+            "abc");
+}
 
 }  // namespace
 }  // namespace kebab::search

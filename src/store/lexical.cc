@@ -48,8 +48,8 @@ std::string FilterSql(const SearchFilters& f, Binder& b) {
   if (!f.media.empty()) {
     std::vector<std::string> names;
     for (MediaKind m : f.media) names.emplace_back(MediaKindName(m));
-    sql += " AND d.asset_id IN (SELECT asset_id FROM assets WHERE media_type IN (" +
-           b.List(names) + "))";
+    sql += " AND d.asset_id IN (SELECT asset_id FROM assets WHERE media_type IN (" + b.List(names) +
+           "))";
   }
   if (!f.doc_ids.empty()) sql += " AND d.doc_id IN (" + b.List(f.doc_ids) + ")";
   if (!f.source_types.empty()) {
@@ -115,8 +115,9 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
     return st;
   }
 
-  Statement snip(db_, "SELECT snippet(chunks_fts, 1, char(1), char(2), '…', ?2) FROM chunks_fts "
-                      "WHERE chunks_fts MATCH ?1 AND rowid = ?3");
+  Statement snip(db_,
+                 "SELECT snippet(chunks_fts, 1, char(1), char(2), '…', ?2) FROM chunks_fts "
+                 "WHERE chunks_fts MATCH ?1 AND rowid = ?3");
   for (size_t i = 0; i < rows.size(); ++i) {
     snip.Bind(1, query.match).Bind(2, query.snippet_tokens).Bind(3, rowids[i]);
     if (snip.Step(&st)) rows[i].snippet = snip.ColumnText(0);

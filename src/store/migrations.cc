@@ -163,7 +163,9 @@ std::span<const Migration> AllMigrations() {
   return {kMigrations, sizeof(kMigrations) / sizeof(kMigrations[0])};
 }
 
-int LatestSchemaVersion() { return AllMigrations().back().version; }
+int LatestSchemaVersion() {
+  return AllMigrations().back().version;
+}
 
 Result<int> CurrentSchemaVersion(sqlite3* db) {
   Statement probe(db, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_meta'");

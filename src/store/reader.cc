@@ -89,15 +89,22 @@ StoredChunk ReadChunk(const Statement& q, int base) {
 
 }  // namespace
 
-std::string ChunkSelectColumns() { return std::string(kChunkColumns); }
-int ChunkSelectColumnCount() { return kChunkColumnCount; }
-StoredChunk ReadChunkRow(const Statement& q, int base) { return ReadChunk(q, base); }
+std::string ChunkSelectColumns() {
+  return std::string(kChunkColumns);
+}
+int ChunkSelectColumnCount() {
+  return kChunkColumnCount;
+}
+StoredChunk ReadChunkRow(const Statement& q, int base) {
+  return ReadChunk(q, base);
+}
 
 Result<std::vector<DocSummary>> Store::ListDocuments(const DocListFilter& f) {
   std::string sql = "SELECT " + std::string(kSummaryColumns) +
                     " FROM documents d JOIN assets a ON a.asset_id = d.asset_id WHERE 1";
   if (f.path_glob) sql += " AND kebab_path_glob(?1, d.workspace_path)";
-  if (f.tag) sql += " AND EXISTS (SELECT 1 FROM document_tags t WHERE t.doc_id = d.doc_id AND t.tag = ?2)";
+  if (f.tag)
+    sql += " AND EXISTS (SELECT 1 FROM document_tags t WHERE t.doc_id = d.doc_id AND t.tag = ?2)";
   if (f.lang) sql += " AND d.lang = ?3";
   sql += " ORDER BY d.workspace_path";
   if (f.limit > 0) sql += " LIMIT ?4 OFFSET ?5";
@@ -139,8 +146,8 @@ Result<std::optional<StoredDocument>> Store::GetDocument(const std::string& doc_
   nlohmann::json prov = ParseJson(q.ColumnView(18));
   if (prov.is_array()) {
     for (const auto& e : prov) {
-      d.provenance.push_back({e.value("at", ""), e.value("agent", ""), e.value("kind", ""),
-                              e.value("note", "")});
+      d.provenance.push_back(
+          {e.value("at", ""), e.value("agent", ""), e.value("kind", ""), e.value("note", "")});
     }
   }
   Statement b(db_,

@@ -33,7 +33,9 @@ Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   }
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement::Statement(Statement&& other) noexcept
     : db_(other.db_), stmt_(other.stmt_), prepare_status_(std::move(other.prepare_status_)) {
@@ -106,7 +108,9 @@ void Statement::Reset() {
   }
 }
 
-std::string Statement::ColumnText(int col) const { return std::string(ColumnView(col)); }
+std::string Statement::ColumnText(int col) const {
+  return std::string(ColumnView(col));
+}
 
 std::string_view Statement::ColumnView(int col) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
@@ -114,8 +118,12 @@ std::string_view Statement::ColumnView(int col) const {
   return std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
 }
 
-int64_t Statement::ColumnInt(int col) const { return sqlite3_column_int64(stmt_, col); }
-double Statement::ColumnDouble(int col) const { return sqlite3_column_double(stmt_, col); }
+int64_t Statement::ColumnInt(int col) const {
+  return sqlite3_column_int64(stmt_, col);
+}
+double Statement::ColumnDouble(int col) const {
+  return sqlite3_column_double(stmt_, col);
+}
 bool Statement::ColumnIsNull(int col) const {
   return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
 }

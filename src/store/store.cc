@@ -89,8 +89,8 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path, const StoreO
     }
   }
   sqlite3* db = nullptr;
-  int flags = options.readonly ? SQLITE_OPEN_READONLY
-                               : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  int flags =
+      options.readonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   std::unique_ptr<Store> store(new Store(db, path));
   if (rc != SQLITE_OK) return SqliteError(db, rc, "open " + path);
@@ -156,9 +156,9 @@ Result<std::unordered_map<std::string, StoredDocState>> Store::LoadDocStates() {
               "FROM documents");
   Status st;
   while (q.Step(&st)) {
-    states.emplace(q.ColumnText(0), StoredDocState{q.ColumnText(1), q.ColumnText(2),
-                                                   q.ColumnText(3), q.ColumnText(4),
-                                                   q.ColumnText(5), q.ColumnText(6)});
+    states.emplace(q.ColumnText(0),
+                   StoredDocState{q.ColumnText(1), q.ColumnText(2), q.ColumnText(3),
+                                  q.ColumnText(4), q.ColumnText(5), q.ColumnText(6)});
   }
   if (!st.ok()) return st;
   return states;
@@ -189,9 +189,8 @@ Status Store::DeleteDocument(const std::string& doc_id) {
   KEBAB_RETURN_IF_ERROR(Prepared("DELETE FROM chunks WHERE doc_id = ?1").Bind(1, doc_id).Run());
   KEBAB_RETURN_IF_ERROR(Prepared("DELETE FROM documents WHERE doc_id = ?1").Bind(1, doc_id).Run());
   if (!asset_id.empty()) {
-    KEBAB_RETURN_IF_ERROR(Prepared(
-                                    "DELETE FROM assets WHERE asset_id = ?1 AND NOT EXISTS "
-                                    "(SELECT 1 FROM documents WHERE asset_id = ?1)")
+    KEBAB_RETURN_IF_ERROR(Prepared("DELETE FROM assets WHERE asset_id = ?1 AND NOT EXISTS "
+                                   "(SELECT 1 FROM documents WHERE asset_id = ?1)")
                               .Bind(1, asset_id)
                               .Run());
   }
@@ -216,8 +215,8 @@ Status Store::WriteDocument(const DocumentWrite& write) {
     const std::string now = NowRfc3339();
     KEBAB_RETURN_IF_ERROR(
         Prepared("INSERT OR IGNORE INTO assets(asset_id, source_uri, workspace_path, "
-                  "media_type, byte_len, checksum, storage_kind, storage_path, discovered_at) "
-                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'reference', ?2, ?7)")
+                 "media_type, byte_len, checksum, storage_kind, storage_path, discovered_at) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'reference', ?2, ?7)")
             .Bind(1, w.asset.asset_id)
             .Bind(2, w.asset.source_uri)
             .Bind(3, w.asset.workspace_path)
@@ -228,10 +227,10 @@ Status Store::WriteDocument(const DocumentWrite& write) {
             .Run());
     KEBAB_RETURN_IF_ERROR(
         Prepared("INSERT INTO documents(doc_id, asset_id, workspace_path, title, lang, "
-                  "source_type, trust_level, parser_version, chunker_version, policy_hash, "
-                  "doc_version, schema_version, metadata_json, provenance_json, created_at, "
-                  "updated_at, ingested_at, source_uri) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-                  "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)")
+                 "source_type, trust_level, parser_version, chunker_version, policy_hash, "
+                 "doc_version, schema_version, metadata_json, provenance_json, created_at, "
+                 "updated_at, ingested_at, source_uri) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                 "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)")
             .Bind(1, doc.doc_id)
             .Bind(2, doc.asset_id)
             .Bind(3, doc.workspace_path)
@@ -256,8 +255,8 @@ Status Store::WriteDocument(const DocumentWrite& write) {
       KEBAB_RETURN_IF_ERROR(tag.Bind(1, doc.doc_id).Bind(2, t).Run());
     }
     Statement& block = Prepared(
-                    "INSERT INTO blocks(block_id, doc_id, kind, heading_path_json, ordinal, "
-                    "source_span_json, payload_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        "INSERT INTO blocks(block_id, doc_id, kind, heading_path_json, ordinal, "
+        "source_span_json, payload_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     for (size_t i = 0; i < doc.blocks.size(); ++i) {
       const Block& b = doc.blocks[i];
       KEBAB_RETURN_IF_ERROR(block.BindRef(1, b.block_id)
@@ -271,10 +270,10 @@ Status Store::WriteDocument(const DocumentWrite& write) {
                                 .WithContext("block " + b.block_id));
     }
     Statement& chunk = Prepared(
-                    "INSERT INTO chunks(chunk_id, doc_id, ordinal, text, heading_path_json, "
-                    "section_label, source_spans_json, token_estimate, chunker_version, "
-                    "policy_hash, block_ids_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-                    "?7, ?8, ?9, ?10, ?11, ?12)");
+        "INSERT INTO chunks(chunk_id, doc_id, ordinal, text, heading_path_json, "
+        "section_label, source_spans_json, token_estimate, chunker_version, "
+        "policy_hash, block_ids_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+        "?7, ?8, ?9, ?10, ?11, ?12)");
     for (size_t i = 0; i < w.chunks.size(); ++i) {
       const Chunk& c = w.chunks[i];
       chunk.BindRef(1, c.chunk_id)
@@ -330,9 +329,13 @@ Statement& Store::Prepared(std::string_view sql) {
   return *it->second;
 }
 
-Status Store::BeginUnit() { return in_batch_ ? Status::OK() : Exec(db_, "BEGIN IMMEDIATE"); }
+Status Store::BeginUnit() {
+  return in_batch_ ? Status::OK() : Exec(db_, "BEGIN IMMEDIATE");
+}
 
-Status Store::CommitUnit() { return in_batch_ ? Status::OK() : Exec(db_, "COMMIT"); }
+Status Store::CommitUnit() {
+  return in_batch_ ? Status::OK() : Exec(db_, "COMMIT");
+}
 
 void Store::RollbackUnit() {
   (void)Exec(db_, "ROLLBACK");

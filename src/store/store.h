@@ -25,7 +25,7 @@
 namespace kebab::store {
 
 struct StoreOptions {
-  bool readonly = false;        // open SQLITE_OPEN_READONLY; no migrations, no writes
+  bool readonly = false;            // open SQLITE_OPEN_READONLY; no migrations, no writes
   std::string stemmer = "english";  // FTS tokenizer stemmer; a change rebuilds the FTS index
 };
 

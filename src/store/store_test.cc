@@ -16,8 +16,9 @@ namespace fs = std::filesystem;
 class StoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("kebab-store-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("kebab-store-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     path_ = (dir_ / "kebab.sqlite").string();
   }
@@ -74,8 +75,7 @@ class StoreTest : public ::testing::Test {
     return w;
   }
 
-  std::vector<LexicalRow> Search(Store& s, const std::string& match,
-                                 SearchFilters filters = {}) {
+  std::vector<LexicalRow> Search(Store& s, const std::string& match, SearchFilters filters = {}) {
     auto rows = s.LexicalSearch({.match = match, .filters = filters, .limit = 10});
     EXPECT_TRUE(rows.ok()) << rows.status().ToString();
     return rows.ok() ? std::move(rows).value() : std::vector<LexicalRow>{};
