@@ -67,3 +67,22 @@ TEST(RecipeTest, EveryInputChangesTheId) {
 
 }  // namespace
 }  // namespace kebab
+
+namespace kebab {
+namespace {
+
+TEST(CanonicalJsonTest, MatchesNlohmannCompactDumpForNfcInput) {
+  // The fast writer must produce exactly what a sorted, compact nlohmann dump produces for
+  // already-normalized input, escapes included.
+  nlohmann::json j = {{"text", "tab\there \"quoted\" back\\slash \x01 ctrl 한글"},
+                      {"n", 42},
+                      {"f", 0.5},
+                      {"b", true},
+                      {"z", nullptr},
+                      {"arr", {1, "two", nlohmann::json::object()}},
+                      {"nested", {{"y", "\n"}, {"x", nlohmann::json::array()}}}};
+  EXPECT_EQ(CanonicalJson(j), j.dump());
+}
+
+}  // namespace
+}  // namespace kebab
