@@ -352,8 +352,8 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
 
   // Documents are committed in groups (each still atomic, see Store::BeginBatch): one durable
   // commit per document would spend most of the run flushing FTS5 segments.
-  constexpr int kBatchDocs = 512;
-  constexpr int64_t kBatchMillis = 500;
+  constexpr int kBatchDocs = 2048;
+  constexpr int64_t kBatchMillis = 1000;
   int batch_docs = 0;
   int64_t batch_started = 0;
   auto flush = [&]() -> Status {

@@ -1,4 +1,5 @@
 // Store::LexicalSearch: FTS5 MATCH + BM25 with every SearchFilter applied inside SQL.
+#include <algorithm>
 #include <string>
 
 #include "core/time.h"
@@ -8,8 +9,9 @@
 namespace kebab::store {
 namespace {
 
-// The heading path counts half as much as the body text in BM25.
+// The heading path counts half as much as the body text in BM25 (same weights both ways).
 constexpr const char* kBm25 = "bm25(chunks_fts, 0.5, 1.0)";
+constexpr const char* kRankFunction = "bm25(0.5, 1.0)";
 
 // Appends "?N" placeholders for `values` and binds them later in order.
 struct Binder {
@@ -65,61 +67,117 @@ std::string FilterSql(const SearchFilters& f, Binder& b) {
   return sql;
 }
 
+// FTS5 reports bad MATCH syntax ("fts5: syntax error near …", "no such column: …") at step
+// time; that is the user's query, not a store failure.
+Status MapMatchError(const Status& st) {
+  const std::string& m = st.message();
+  if (m.find("fts5:") != std::string::npos || m.find("no such column") != std::string::npos ||
+      m.find("unknown special query") != std::string::npos ||
+      m.find("unterminated string") != std::string::npos) {
+    return InvalidInput("invalid search syntax: " + m.substr(m.find(": ") + 2),
+                        "check the FTS5 query inside '…', or drop the quotes to search plain "
+                        "words");
+  }
+  return st;
+}
+
+struct Ranked {
+  int64_t rowid;
+  double score;
+};
+
 }  // namespace
 
+// Ranking runs in two steps so a query matching most of the corpus stays fast. Unfiltered,
+// FTS5 ranks alone (ORDER BY rank, its own top-k sorter) over a window a little deeper than
+// the page; rows are then joined for their chunk ids and ordered by (score, chunk id). That
+// is exact unless ties at the page boundary run past the window, in which case — and for
+// filtered queries — the joined query ranks instead, still without reading chunk text.
 Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) {
-  Binder binder;
-  std::string filters = FilterSql(query.filters, binder);
-  std::string limit = binder.Param(std::to_string(query.limit));
-  std::string offset = binder.Param(std::to_string(query.offset));
-  // Rank first over ids only; snippets are computed afterwards for the page alone, because
-  // SQLite would otherwise evaluate snippet() for every match before sorting.
-  std::string sql = "SELECT " + ChunkSelectColumns() + ", -" + kBm25 +
-                    " AS score, c.chunk_rowid, d.lang, d.source_type, d.trust_level "
-                    "FROM chunks_fts JOIN chunks c ON c.chunk_rowid = chunks_fts.rowid "
-                    "JOIN documents d ON d.doc_id = c.doc_id "
-                    "WHERE chunks_fts MATCH ?1" +
-                    filters + " ORDER BY score DESC, c.chunk_id ASC LIMIT CAST(" + limit +
-                    " AS INTEGER) OFFSET CAST(" + offset + " AS INTEGER)";
-  Statement q(db_, sql);
-  KEBAB_RETURN_IF_ERROR(q.prepare_status());
-  q.Bind(1, query.match);
-  for (size_t i = 0; i < binder.values.size(); ++i) {
-    q.Bind(static_cast<int>(i + 2), binder.values[i]);
-  }
-  std::vector<LexicalRow> rows;
-  std::vector<int64_t> rowids;
+  const size_t page_end = static_cast<size_t>(query.offset) + static_cast<size_t>(query.limit);
+  std::vector<Ranked> ranked;
   Status st;
-  const int n = ChunkSelectColumnCount();
-  while (q.Step(&st)) {
-    LexicalRow row;
-    row.chunk = ReadChunkRow(q, 0);
-    row.bm25 = q.ColumnDouble(n);
-    rowids.push_back(q.ColumnInt(n + 1));
-    row.lang = q.ColumnText(n + 2);
-    row.source_type = q.ColumnText(n + 3);
-    row.trust_level = q.ColumnText(n + 4);
-    rows.push_back(std::move(row));
+  bool exact = false;
+  if (query.filters.empty()) {
+    constexpr size_t kTieMargin = 32;
+    Statement top(db_, std::string("SELECT rowid, -rank FROM chunks_fts WHERE chunks_fts MATCH ?1 "
+                                   "AND rank MATCH '") +
+                           kRankFunction + "' ORDER BY rank LIMIT ?2");
+    top.Bind(1, query.match).Bind(2, static_cast<int64_t>(page_end + kTieMargin));
+    while (top.Step(&st)) ranked.push_back({top.ColumnInt(0), top.ColumnDouble(1)});
+    if (!st.ok()) return MapMatchError(st);
+    exact = ranked.size() < page_end + kTieMargin ||
+            (page_end > 0 && ranked.back().score < ranked[page_end - 1].score);
   }
-  if (!st.ok()) {
-    // FTS5 reports bad MATCH syntax ("fts5: syntax error near …", "no such column: …") at
-    // step time; that is the user's query, not a store failure.
-    const std::string& m = st.message();
-    if (m.find("fts5:") != std::string::npos || m.find("no such column") != std::string::npos ||
-        m.find("unknown special query") != std::string::npos ||
-        m.find("unterminated string") != std::string::npos) {
-      return InvalidInput("invalid search syntax: " + m.substr(m.find(": ") + 2),
-                          "check the FTS5 query inside '…', or drop the quotes to search "
-                          "plain words");
+  if (exact) {
+    // Order the window by (score desc, chunk id asc) and keep the page.
+    std::vector<std::pair<std::string, Ranked>> keyed;
+    Statement id(db_, "SELECT chunk_id FROM chunks WHERE chunk_rowid = ?1");
+    for (const Ranked& r : ranked) {
+      id.Bind(1, r.rowid);
+      std::string chunk_id;
+      if (id.Step(&st)) chunk_id = id.ColumnText(0);
+      id.Reset();
+      KEBAB_RETURN_IF_ERROR(st);
+      keyed.emplace_back(std::move(chunk_id), r);
     }
-    return st;
+    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+      if (a.second.score != b.second.score) return a.second.score > b.second.score;
+      return a.first < b.first;
+    });
+    ranked.clear();
+    for (size_t i = static_cast<size_t>(query.offset); i < keyed.size() && i < page_end; ++i) {
+      ranked.push_back(keyed[i].second);
+    }
+  } else {
+    Binder binder;
+    std::string filters = FilterSql(query.filters, binder);
+    std::string limit = binder.Param(std::to_string(query.limit));
+    std::string offset = binder.Param(std::to_string(query.offset));
+    std::string sql = std::string("SELECT c.chunk_rowid, -") + kBm25 +
+                      " AS score FROM chunks_fts JOIN chunks c ON c.chunk_rowid = "
+                      "chunks_fts.rowid JOIN documents d ON d.doc_id = c.doc_id "
+                      "WHERE chunks_fts MATCH ?1" +
+                      filters + " ORDER BY score DESC, c.chunk_id ASC LIMIT CAST(" + limit +
+                      " AS INTEGER) OFFSET CAST(" + offset + " AS INTEGER)";
+    Statement q(db_, sql);
+    KEBAB_RETURN_IF_ERROR(q.prepare_status());
+    q.Bind(1, query.match);
+    for (size_t i = 0; i < binder.values.size(); ++i) {
+      q.Bind(static_cast<int>(i + 2), binder.values[i]);
+    }
+    ranked.clear();
+    while (q.Step(&st)) ranked.push_back({q.ColumnInt(0), q.ColumnDouble(1)});
+    if (!st.ok()) return MapMatchError(st);
+  }
+
+  std::vector<LexicalRow> rows;
+  std::vector<int64_t> row_ids;
+  Statement hydrate(db_, "SELECT " + ChunkSelectColumns() +
+                             ", d.lang, d.source_type, d.trust_level FROM chunks c JOIN "
+                             "documents d ON d.doc_id = c.doc_id WHERE c.chunk_rowid = ?1");
+  const int n = ChunkSelectColumnCount();
+  for (const Ranked& r : ranked) {
+    hydrate.Bind(1, r.rowid);
+    if (hydrate.Step(&st)) {
+      LexicalRow row;
+      row.chunk = ReadChunkRow(hydrate, 0);
+      row.bm25 = r.score;
+      row.lang = hydrate.ColumnText(n);
+      row.source_type = hydrate.ColumnText(n + 1);
+      row.trust_level = hydrate.ColumnText(n + 2);
+      rows.push_back(std::move(row));
+      row_ids.push_back(r.rowid);
+    }
+    hydrate.Reset();
+    KEBAB_RETURN_IF_ERROR(st);
   }
 
   Statement snip(db_,
                  "SELECT snippet(chunks_fts, 1, char(1), char(2), '…', ?2) FROM chunks_fts "
                  "WHERE chunks_fts MATCH ?1 AND rowid = ?3");
   for (size_t i = 0; i < rows.size(); ++i) {
-    snip.Bind(1, query.match).Bind(2, query.snippet_tokens).Bind(3, rowids[i]);
+    snip.Bind(1, query.match).Bind(2, query.snippet_tokens).Bind(3, row_ids[i]);
     if (snip.Step(&st)) rows[i].snippet = snip.ColumnText(0);
     snip.Reset();
     if (!st.ok()) return st;

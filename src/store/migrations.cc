@@ -109,6 +109,10 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
   content_rowid = 'chunk_rowid',
   tokenize = 'kebab'
 );
+-- Bulk ingest commits in batches: let FTS5 buffer a whole batch in memory (hashsize) and
+-- merge segments less eagerly (automerge) than its defaults, which are tuned for small writes.
+INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('hashsize', 16777216);
+INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', 8);
 CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
   INSERT INTO chunks_fts(rowid, heading_path_json, text)
   VALUES (new.chunk_rowid, new.heading_path_json, new.text);
