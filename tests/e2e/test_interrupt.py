@@ -62,16 +62,17 @@ class InterruptTest(KebabTestCase):
 
     def test_kill_9_mid_ingest_leaves_a_consistent_index(self):
         proc = self.start_ingest()
-        # idx > 512 guarantees one committed batch; then kill while the rest is in flight
+        # idx > 2048 (kBatchDocs in src/app/ingest.cc) guarantees one committed batch; then
+        # kill while the rest is in flight
         # (the unread stdout pipe stalls the writer, so it cannot have finished).
-        lines, _ = read_ndjson_until(proc, finished_at_least(600))
+        lines, _ = read_ndjson_until(proc, finished_at_least(2100))
         os.kill(proc.pid, signal.SIGKILL)
         self.assertEqual(proc.wait(timeout=30), -signal.SIGKILL)
         self.assertFalse(any(b'"completed"' in l for l in lines))
 
         self.assertEqual(self.integrity(), [("ok",)])
         after_crash = self.schema_info()["stats"]["doc_count"]
-        self.assertGreaterEqual(after_crash, 512, "the committed batch was lost")
+        self.assertGreaterEqual(after_crash, 2048, "the committed batch was lost")
         self.assertLess(after_crash, N_FILES)
         self.assertTrue(self.search("crashword")["hits"], "search fails after a crash")
 
