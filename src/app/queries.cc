@@ -38,6 +38,14 @@ Result<std::optional<std::string>> ReadIndexedFile(store::Store& store,
   return std::optional<std::string>(std::move(bytes));
 }
 
+FetchResult DocumentResult(const char* kind, const store::DocSummary& d) {
+  return FetchResult{.kind = kind,
+                     .doc_id = d.doc_id,
+                     .doc_path = d.doc_path,
+                     .title = d.title,
+                     .indexed_at = d.ingested_at};
+}
+
 void CutToTokens(std::string* text, int max_tokens, bool* truncated) {
   if (max_tokens <= 0) return;
   const size_t max_bytes = static_cast<size_t>(max_tokens) * 4;
@@ -84,12 +92,11 @@ Result<FetchResult> FetchChunk(const config::Config& config, const std::string& 
     return Status(ErrorCode::kChunkNotFound, "no chunk with id " + chunk_id,
                   "chunk ids appear in `kebab search --json` hits");
   }
-  FetchResult r;
-  r.kind = "chunk";
-  r.doc_id = chunk->chunk.doc_id;
-  r.doc_path = chunk->doc_path;
-  r.title = chunk->title;
-  r.indexed_at = chunk->indexed_at;
+  FetchResult r{.kind = "chunk",
+                .doc_id = chunk->chunk.doc_id,
+                .doc_path = chunk->doc_path,
+                .title = chunk->title,
+                .indexed_at = chunk->indexed_at};
   r.text = chunk->chunk.text;
   if (context > 0) {
     KEBAB_ASSIGN_OR_RETURN(auto all, store->GetChunksOfDocument(r.doc_id));
@@ -111,12 +118,7 @@ Result<FetchResult> FetchDocument(const config::Config& config, const std::strin
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
-  FetchResult r;
-  r.kind = "doc";
-  r.doc_id = doc_id;
-  r.doc_path = doc->summary.doc_path;
-  r.title = doc->summary.title;
-  r.indexed_at = doc->summary.ingested_at;
+  FetchResult r = DocumentResult("doc", doc->summary);
   KEBAB_ASSIGN_OR_RETURN(auto file, ReadIndexedFile(*store, *doc));
   if (file) {
     r.text = SanitizeUtf8(*file);
@@ -155,12 +157,7 @@ Result<FetchResult> FetchSpan(const config::Config& config, const std::string& d
                    "run `kebab ingest` so line numbers match the file again");
   }
   const std::string& bytes = *file;
-  FetchResult r;
-  r.kind = "span";
-  r.doc_id = doc_id;
-  r.doc_path = doc->summary.doc_path;
-  r.title = doc->summary.title;
-  r.indexed_at = doc->summary.ingested_at;
+  FetchResult r = DocumentResult("span", doc->summary);
   r.line_start = line_start;
   r.line_end = line_end;
   int line = 1;
