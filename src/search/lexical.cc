@@ -2,6 +2,7 @@
 
 #include "core/hash.h"
 #include "search/cursor.h"
+#include "search/highlight.h"
 #include "search/search.h"
 #include "search/snippet.h"
 
@@ -92,7 +93,6 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
   lq.filters = request.filters;
   lq.limit = request.k + 1;  // one extra row tells whether another page exists
   lq.offset = static_cast<int>(offset);
-  lq.snippet_tokens = std::clamp(request.snippet_chars / 5, 8, 64);
   KEBAB_ASSIGN_OR_RETURN(std::vector<store::LexicalRow> rows, store.LexicalSearch(lq));
 
   SearchResponse resp;
@@ -102,6 +102,8 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
   resp.corpus_revision = revision;
   resp.index_version = LexicalIndexVersion(store.stemmer());
   resp.match_expression = match;
+  text::Analyzer analyzer({.stemmer = store.stemmer()});
+  const auto terms = QueryTerms(request.query, analyzer);
   const bool more = rows.size() > static_cast<size_t>(request.k);
   if (more) rows.resize(static_cast<size_t>(request.k));
 
@@ -112,9 +114,9 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
     // Raw BM25 is unbounded; s / (1 + s) maps it into [0, 1) without changing the order.
     hit.score = row.bm25 / (1.0 + row.bm25);
     hit.score_kind = "bm25";
-    ShapedSnippet snippet = ShapeSnippet(row.snippet, request.snippet_chars);
+    Snippet snippet = MakeSnippet(row.chunk.chunk.text, terms, analyzer, request.snippet_chars);
     hit.snippet = std::move(snippet.text);
-    hit.snippet_full_text = !snippet.cut;
+    hit.snippet_full_text = snippet.full;
     std::optional<std::string> section;
     if (!row.chunk.chunk.section_label.empty()) section = row.chunk.chunk.section_label;
     SourceSpan span = row.chunk.chunk.source_spans.empty() ? SourceSpan::Lines(1, 1)

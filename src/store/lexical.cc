@@ -152,7 +152,6 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
   }
 
   std::vector<LexicalRow> rows;
-  std::vector<int64_t> row_ids;
   Statement hydrate(db_, "SELECT " + ChunkSelectColumns() +
                              ", d.lang, d.source_type, d.trust_level FROM chunks c JOIN "
                              "documents d ON d.doc_id = c.doc_id WHERE c.chunk_rowid = ?1");
@@ -167,21 +166,11 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
       row.source_type = hydrate.ColumnText(n + 1);
       row.trust_level = hydrate.ColumnText(n + 2);
       rows.push_back(std::move(row));
-      row_ids.push_back(r.rowid);
     }
     hydrate.Reset();
     KEBAB_RETURN_IF_ERROR(st);
   }
 
-  Statement snip(db_,
-                 "SELECT snippet(chunks_fts, 1, char(1), char(2), '…', ?2) FROM chunks_fts "
-                 "WHERE chunks_fts MATCH ?1 AND rowid = ?3");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    snip.Bind(1, query.match).Bind(2, query.snippet_tokens).Bind(3, row_ids[i]);
-    if (snip.Step(&st)) rows[i].snippet = snip.ColumnText(0);
-    snip.Reset();
-    if (!st.ok()) return st;
-  }
   return rows;
 }
 

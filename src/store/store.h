@@ -98,13 +98,11 @@ struct LexicalQuery {
   SearchFilters filters;
   int limit = 10;
   int offset = 0;
-  int snippet_tokens = 32;
 };
 
 struct LexicalRow {
   StoredChunk chunk;
-  double bm25 = 0;      // BM25 as a positive number (higher = better)
-  std::string snippet;  // matches wrapped in \x01 ... \x02
+  double bm25 = 0;  // BM25 as a positive number (higher = better)
   std::string lang, source_type, trust_level;
 };
 

@@ -106,7 +106,6 @@ TEST_F(StoreTest, WriteSearchAndReplace) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].chunk.doc_path, "a.md");
   EXPECT_GT(rows[0].bm25, 0);
-  EXPECT_NE(rows[0].snippet.find('\x01'), std::string::npos);
   EXPECT_EQ(Search(*s, "\"데이터베이스\"").size(), 1u);
 
   // Replacing the document at a path removes the old chunks from the index.
