@@ -448,6 +448,13 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   run.finished_at = NowRfc3339();
   run.status = report.aborted ? "canceled" : "succeeded";
   KEBAB_RETURN_IF_ERROR(store->RecordIngestRun(run));
+  if (revision_bumped) {
+    const int64_t changed = counts.new_docs + counts.updated + counts.purged;
+    const int64_t stored = static_cast<int64_t>(states.size()) + counts.new_docs;
+    KEBAB_RETURN_IF_ERROR(
+        store->CompactFullTextIndex(!report.aborted && (changed >= 2000 || changed * 5 >= stored)));
+    KEBAB_RETURN_IF_ERROR(store->Checkpoint());
+  }
 
   emit({.kind = report.aborted ? IngestEvent::Kind::kAborted : IngestEvent::Kind::kCompleted,
         .counts = counts});

@@ -321,6 +321,17 @@ Status Store::PurgePath(const std::string& workspace_path) {
   return CommitUnit();
 }
 
+Status Store::Checkpoint() {
+  return Exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+Status Store::CompactFullTextIndex(bool full) {
+  // Bulk writes leave many small FTS5 segments and every query must merge them (measured on
+  // tldr-pages: search p95 13.3 ms before, 9.7 ms after; 'optimize' took 185 ms there).
+  if (full) return Exec(db_, "INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')");
+  return Exec(db_, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('merge', 500)");
+}
+
 Statement& Store::Prepared(std::string_view sql) {
   auto it = statements_.find(std::string(sql));
   if (it == statements_.end()) {

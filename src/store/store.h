@@ -160,6 +160,12 @@ class Store {
   Status StartJob(const std::string& job_id, const std::string& kind,
                   const std::string& payload_json);
   Status RecordIngestRun(const IngestRunRecord& run);
+  // Folds the write-ahead log back into the database file and truncates it, so readers after
+  // a bulk ingest do not wade through a long WAL.
+  Status Checkpoint();
+  // Merges FTS5 segments: all of them into one when `full` (cost grows with the index, so
+  // for large rewrites only), else a bounded incremental merge.
+  Status CompactFullTextIndex(bool full);
 
   // --- read side ---
   Result<std::vector<DocSummary>> ListDocuments(const DocListFilter& filter);
