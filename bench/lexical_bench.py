@@ -1,15 +1,17 @@
 #!/usr/bin/python3
 """Whole-program benchmark of kebab's lexical pipeline against its floor and its peers.
 
-For each corpus (tldr-pages, astro-docs from ../shared/data/markdown) it measures, in one run
-on the same files and queries:
-  kebab      cold ingest (files/s, MB/s, peak RSS), no-op re-ingest, `kebab search` latency
-             (each query a whole process, as a user runs it)
-  floor      a bare SQLite FTS5 table (unicode61) bulk-loaded with the same files, queried
-             through the sqlite3 CLI
-  recoll     recollindex / recollq (Debian recollcmd), the desktop-search peer
-  ripgrep    `rg -l -F` over the files
-Numbers are printed, never asserted. Usage: bench/lexical_bench.py [--queries N] [--corpus NAME]
+For each corpus (tldr-pages, astro-docs from ../shared/data/markdown), in one run on the same
+files and queries:
+  kebab    cold ingest (files/s, MB/s, peak RSS), no-op re-ingest, `kebab search` latency
+           (each query a whole process, as a user runs it)
+  floor    a bare SQLite FTS5 table (unicode61) bulk-loaded with the same files, queried
+           through the sqlite3 CLI
+  recoll   recollindex / recollq (Debian recollcmd), the desktop-search peer
+  ripgrep  `rg -l -F` over the files
+Queries run interleaved (each query through every tool in turn), so machine noise falls on
+all tools alike. Numbers are printed, never asserted.
+Usage: bench/lexical_bench.py [--queries N] [--corpus tldr|astro]...
 """
 import argparse
 import json
@@ -17,7 +19,6 @@ import os
 import random
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tarfile
@@ -39,15 +40,14 @@ def timed(cmd, **kw):
     t0 = time.perf_counter()
     p = run(["/usr/bin/time", "-f", "%M"] + cmd, **kw)
     secs = time.perf_counter() - t0
-    rss_kb = int(p.stderr.strip().splitlines()[-1]) if p.stderr.strip() else 0
-    return secs, rss_kb / 1024.0, p
+    last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "0"
+    return secs, int(last) / 1024.0 if last.isdigit() else 0.0, p
 
 
 def percentiles(samples):
     s = sorted(samples)
-    def pct(q):
-        return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
-    return pct(0.5) * 1000, pct(0.95) * 1000
+    pick = lambda q: s[min(len(s) - 1, int(round(q * (len(s) - 1))))] * 1000
+    return pick(0.5), pick(0.95)
 
 
 def extract(name, work):
@@ -63,7 +63,7 @@ def extract(name, work):
 
 
 def make_queries(files, n):
-    """Deterministic mix: file stems (command names), frequent words, two-word phrases, Korean."""
+    """Deterministic mix: file stems (command names), words, two-word phrases, Korean words."""
     rnd = random.Random(42)
     stems = sorted({os.path.splitext(os.path.basename(f))[0] for f in files})
     words, korean = [], []
@@ -86,7 +86,7 @@ def make_queries(files, n):
     return qs
 
 
-def bench_kebab(root, files, queries, work):
+def index_kebab(root, work):
     home = os.path.join(work, "kebab-home")
     shutil.rmtree(home, ignore_errors=True)
     os.makedirs(home)
@@ -98,76 +98,58 @@ def bench_kebab(root, files, queries, work):
     cold, rss, p = timed(base + ["--json", "ingest", "--summary-only"])
     report = json.loads(p.stdout.strip().splitlines()[-1])
     noop, noop_rss, _ = timed(base + ["ingest", "--summary-only"])
-    lat, hits = [], 0
-    for q in queries:
-        t0 = time.perf_counter()
-        r = run(base + ["search", "--k", "10", q])
-        lat.append(time.perf_counter() - t0)
-        hits += r.returncode == 0
-    p50, p95 = percentiles(lat)
-    return {"cold_s": cold, "peak_rss_mb": max(rss, noop_rss), "cold_rss_mb": rss,
-            "noop_s": noop, "noop_rss_mb": noop_rss, "new": report["new"],
-            "chunks": report["chunks_indexed"], "search_p50_ms": p50, "search_p95_ms": p95,
-            "queries_with_hits": hits}
+    stats = {"cold_s": cold, "cold_rss_mb": rss, "noop_s": noop, "noop_rss_mb": noop_rss,
+             "new": report["new"], "chunks": report["chunks_indexed"]}
+    return stats, lambda q: base + ["search", "--k", "10", q]
 
 
-def bench_fts5_floor(root, queries, work):
+def index_floor(root, work):
     db = os.path.join(work, "floor.sqlite")
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(db + suffix):
             os.remove(db + suffix)
     sql = ("PRAGMA journal_mode=WAL; CREATE VIRTUAL TABLE t USING fts5(path, body, "
            "tokenize='unicode61 remove_diacritics 2'); BEGIN; INSERT INTO t SELECT name, "
-           f"readfile(name) FROM fsdir('{root}') WHERE name LIKE '%.md' OR name LIKE '%.mdx'; COMMIT;")
+           f"readfile(name) FROM fsdir('{root}') WHERE name LIKE '%.md' OR name LIKE '%.mdx';"
+           " COMMIT;")
     t0 = time.perf_counter()
     run(["sqlite3", db, sql])
     load = time.perf_counter() - t0
-    lat = []
-    for q in queries:
-        phrase = '"' + q.replace('"', '""') + '"'
-        stmt = f"SELECT path, snippet(t, 1, '', '', '…', 16) FROM t WHERE t MATCH '{phrase.replace(chr(39), chr(39)*2)}' ORDER BY rank LIMIT 10;"
-        t0 = time.perf_counter()
-        run(["sqlite3", db, stmt])
-        lat.append(time.perf_counter() - t0)
-    p50, p95 = percentiles(lat)
-    return {"load_s": load, "search_p50_ms": p50, "search_p95_ms": p95}
+
+    def search(q):
+        phrase = ('"' + q.replace('"', '""') + '"').replace("'", "''")
+        return ["sqlite3", db, f"SELECT path, snippet(t, 1, '', '', '…', 16) FROM t "
+                               f"WHERE t MATCH '{phrase}' ORDER BY rank LIMIT 10;"]
+    return {"load_s": load}, search
 
 
-def bench_recoll(root, queries, work):
+def index_recoll(root, work):
     if not shutil.which("recollindex"):
-        return None
+        return None, None
     conf = os.path.join(work, "recoll-conf")
     shutil.rmtree(conf, ignore_errors=True)
     os.makedirs(conf)
     with open(os.path.join(conf, "recoll.conf"), "w") as f:
         f.write(f"topdirs = {root}\nindexstemminglanguages = english\n")
-    env = dict(os.environ, RECOLL_CONFDIR=conf)
-    cold, rss, _ = timed(["recollindex", "-c", conf], env=env)
-    noop, _, _ = timed(["recollindex", "-c", conf], env=env)
-    lat = []
-    for q in queries:
-        t0 = time.perf_counter()
-        run(["recollq", "-c", conf, "-n", "10", q], env=env)
-        lat.append(time.perf_counter() - t0)
-    p50, p95 = percentiles(lat)
-    return {"cold_s": cold, "peak_rss_mb": rss, "noop_s": noop, "search_p50_ms": p50,
-            "search_p95_ms": p95}
+    cold, rss, _ = timed(["recollindex", "-c", conf])
+    noop, _, _ = timed(["recollindex", "-c", conf])
+    return ({"cold_s": cold, "peak_rss_mb": rss, "noop_s": noop},
+            lambda q: ["recollq", "-c", conf, "-n", "10", q])
 
 
-def bench_rg(root, queries):
-    if not shutil.which("rg"):
-        return None
-    lat = []
+def time_queries(queries, tools):
+    samples = {name: [] for name in tools}
     for q in queries:
-        t0 = time.perf_counter()
-        run(["rg", "-l", "-i", "-F", q, root])
-        lat.append(time.perf_counter() - t0)
-    p50, p95 = percentiles(lat)
-    return {"search_p50_ms": p50, "search_p95_ms": p95}
+        for name, cmd in tools.items():
+            t0 = time.perf_counter()
+            run(cmd(q))
+            samples[name].append(time.perf_counter() - t0)
+    return {name: percentiles(v) for name, v in samples.items()}
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--corpus", choices=sorted(CORPORA), action="append")
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "kebab-bench"))
@@ -185,25 +167,32 @@ def main():
         mb = sum(os.path.getsize(f) for f in files) / 1e6
         queries = make_queries(files, args.queries)
         print(f"== {name}: {len(files)} files, {mb:.1f} MB, {len(queries)} queries", flush=True)
-        k = bench_kebab(root, files, queries, args.work)
+        k, kebab_cmd = index_kebab(root, args.work)
+        f, floor_cmd = index_floor(root, args.work)
+        r, recoll_cmd = index_recoll(root, args.work)
+        tools = {"kebab": kebab_cmd, "floor": floor_cmd}
+        if recoll_cmd:
+            tools["recoll"] = recoll_cmd
+        if shutil.which("rg"):
+            tools["ripgrep"] = lambda q, root=root: ["rg", "-l", "-i", "-F", q, root]
+        lat = time_queries(queries, tools)
+        hits = sum(run(kebab_cmd(q)).returncode == 0 for q in queries)
         print(f"kebab   cold ingest {k['cold_s']:.2f} s ({len(files)/k['cold_s']:.0f} files/s, "
               f"{mb/k['cold_s']:.1f} MB/s), no-op {k['noop_s']:.2f} s, peak RSS "
-              f"{k['peak_rss_mb']:.0f} MB (cold {k['cold_rss_mb']:.0f}, no-op {k['noop_rss_mb']:.0f}); "
-              f"search p50 {k['search_p50_ms']:.1f} ms p95 {k['search_p95_ms']:.1f} ms "
-              f"({k['queries_with_hits']}/{len(queries)} with hits)", flush=True)
-        f = bench_fts5_floor(root, queries, args.work)
+              f"{max(k['cold_rss_mb'], k['noop_rss_mb']):.0f} MB; search p50 "
+              f"{lat['kebab'][0]:.1f} ms p95 {lat['kebab'][1]:.1f} ms "
+              f"({hits}/{len(queries)} with hits)")
         print(f"floor   bare FTS5 bulk insert {f['load_s']:.2f} s; sqlite3 CLI search p50 "
-              f"{f['search_p50_ms']:.1f} ms p95 {f['search_p95_ms']:.1f} ms", flush=True)
-        r = bench_recoll(root, queries, args.work)
+              f"{lat['floor'][0]:.1f} ms p95 {lat['floor'][1]:.1f} ms")
         if r:
-            print(f"recoll  index {r['cold_s']:.2f} s ({len(files)/r['cold_s']:.0f} files/s), no-op "
-                  f"{r['noop_s']:.2f} s, RSS {r['peak_rss_mb']:.0f} MB; recollq p50 "
-                  f"{r['search_p50_ms']:.1f} ms p95 {r['search_p95_ms']:.1f} ms", flush=True)
-        g = bench_rg(root, queries)
-        if g:
-            print(f"ripgrep rg -l p50 {g['search_p50_ms']:.1f} ms p95 {g['search_p95_ms']:.1f} ms", flush=True)
-        results[name] = {"files": len(files), "mb": mb, "kebab": k, "fts5_floor": f,
-                         "recoll": r, "ripgrep": g}
+            print(f"recoll  index {r['cold_s']:.2f} s ({len(files)/r['cold_s']:.0f} files/s), "
+                  f"no-op {r['noop_s']:.2f} s, RSS {r['peak_rss_mb']:.0f} MB; recollq p50 "
+                  f"{lat['recoll'][0]:.1f} ms p95 {lat['recoll'][1]:.1f} ms")
+        if "ripgrep" in lat:
+            print(f"ripgrep rg -l p50 {lat['ripgrep'][0]:.1f} ms p95 {lat['ripgrep'][1]:.1f} ms",
+                  flush=True)
+        results[name] = {"files": len(files), "mb": mb, "kebab": k, "floor": f, "recoll": r,
+                         "search_ms_p50_p95": lat}
     print(json.dumps(results, indent=1))
     return 0
 
