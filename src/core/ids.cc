@@ -1,6 +1,7 @@
 #include "core/ids.h"
 
 #include "core/hash.h"
+#include "core/json_text.h"
 #include "core/unicode.h"
 
 namespace kebab {
@@ -14,48 +15,11 @@ bool IsAscii(std::string_view s) {
 }
 
 void AppendString(std::string_view s, std::string& out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  std::string nfc;
-  if (!IsAscii(s)) {
-    nfc = Nfc(s);
-    s = nfc;
+  if (IsAscii(s)) {
+    AppendJsonString(out, s);
+  } else {
+    AppendJsonString(out, Nfc(s));
   }
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xf];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
 }
 
 // Writes canonical JSON without copying the value. Object keys come sorted from the
@@ -174,21 +138,40 @@ std::string DocId(std::string_view workspace_path, std::string_view asset_id,
 std::string BlockId(std::string_view doc_id, std::string_view block_kind,
                     const std::vector<std::string>& heading_path, int ordinal,
                     const nlohmann::json& source_span) {
-  return IdFrom({{"kind", "block"},
-                 {"doc_id", doc_id},
-                 {"block_kind", block_kind},
-                 {"heading_path", heading_path},
-                 {"ordinal", ordinal},
-                 {"source_span", source_span}});
+  // The canonical JSON of {kind, doc_id, block_kind, heading_path, ordinal, source_span},
+  // written directly (keys in sorted order): this runs for every block of every document.
+  std::string out = "{\"block_kind\":";
+  AppendString(block_kind, out);
+  out += ",\"doc_id\":";
+  AppendString(doc_id, out);
+  out += ",\"heading_path\":[";
+  for (size_t i = 0; i < heading_path.size(); ++i) {
+    if (i) out += ',';
+    AppendString(heading_path[i], out);
+  }
+  out += "],\"kind\":\"block\",\"ordinal\":";
+  out += std::to_string(ordinal);
+  out += ",\"source_span\":";
+  AppendCanonical(source_span, out);
+  out += '}';
+  return Blake3Hex(out).substr(0, 32);
 }
 
 std::string ChunkId(std::string_view doc_id, std::string_view chunker_version,
                     const std::vector<std::string>& block_ids, std::string_view policy_hash) {
-  return IdFrom({{"kind", "chunk"},
-                 {"doc_id", doc_id},
-                 {"chunker_version", chunker_version},
-                 {"block_ids", block_ids},
-                 {"policy_hash", policy_hash}});
+  std::string out = "{\"block_ids\":[";
+  for (size_t i = 0; i < block_ids.size(); ++i) {
+    if (i) out += ',';
+    AppendString(block_ids[i], out);
+  }
+  out += "],\"chunker_version\":";
+  AppendString(chunker_version, out);
+  out += ",\"doc_id\":";
+  AppendString(doc_id, out);
+  out += ",\"kind\":\"chunk\",\"policy_hash\":";
+  AppendString(policy_hash, out);
+  out += '}';
+  return Blake3Hex(out).substr(0, 32);
 }
 
 }  // namespace kebab

@@ -86,3 +86,27 @@ TEST(CanonicalJsonTest, MatchesNlohmannCompactDumpForNfcInput) {
 
 }  // namespace
 }  // namespace kebab
+
+namespace kebab {
+namespace {
+
+TEST(RecipeTest, DirectBlockAndChunkIdsMatchTheGenericRecipe) {
+  const std::vector<std::string> path = {"Intro \"quoted\"", "데이터\tbase"};
+  nlohmann::json span = {{"kind", "line"}, {"start", 3}, {"end", 9}};
+  EXPECT_EQ(BlockId("d1", "paragraph", path, 7, span), IdFrom({{"kind", "block"},
+                                                               {"doc_id", "d1"},
+                                                               {"block_kind", "paragraph"},
+                                                               {"heading_path", path},
+                                                               {"ordinal", 7},
+                                                               {"source_span", span}}));
+  const std::vector<std::string> blocks = {"b1", "b2"};
+  EXPECT_EQ(ChunkId("d1", "md-heading-v2", blocks, "ph#seg1"),
+            IdFrom({{"kind", "chunk"},
+                    {"doc_id", "d1"},
+                    {"chunker_version", "md-heading-v2"},
+                    {"block_ids", blocks},
+                    {"policy_hash", "ph#seg1"}}));
+}
+
+}  // namespace
+}  // namespace kebab

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <system_error>
 
+#include "core/json_text.h"
 #include "core/time.h"
 #include "store/migrations.h"
 #include "store/path_glob.h"
@@ -12,12 +13,6 @@
 
 namespace kebab::store {
 namespace {
-
-nlohmann::json SpansJson(const std::vector<SourceSpan>& spans) {
-  nlohmann::json a = nlohmann::json::array();
-  for (const auto& s : spans) a.push_back(s.ToJson());
-  return a;
-}
 
 nlohmann::json ProvenanceJson(const std::vector<ProvenanceEvent>& events) {
   nlohmann::json a = nlohmann::json::array();
@@ -48,14 +43,14 @@ void EncodeRows(DocumentWrite* w) {
   e.metadata = Dump(w->doc.metadata.ToJson());
   e.provenance = Dump(ProvenanceJson(w->doc.provenance));
   for (const auto& b : w->doc.blocks) {
-    e.block_heading.push_back(Dump(b.heading_path));
-    e.block_span.push_back(Dump(b.span.ToJson()));
+    e.block_heading.push_back(JsonStringArray(b.heading_path));
+    e.block_span.push_back(SpanJson(b.span));
     e.block_payload.push_back(Dump(b.PayloadJson()));
   }
   for (const auto& c : w->chunks) {
-    e.chunk_heading.push_back(Dump(c.heading_path));
-    e.chunk_spans.push_back(Dump(SpansJson(c.source_spans)));
-    e.chunk_block_ids.push_back(Dump(c.block_ids));
+    e.chunk_heading.push_back(JsonStringArray(c.heading_path));
+    e.chunk_spans.push_back(SpansJson(c.source_spans));
+    e.chunk_block_ids.push_back(JsonStringArray(c.block_ids));
   }
   w->encoded = std::move(e);
 }
