@@ -93,7 +93,7 @@ TEST(GoldenTest, EnglishGuide) {
   ChunkPolicy policy;
   policy.target_tokens = 40;
   policy.overlap_tokens = 12;
-  ExpectGolden("english_guide", doc, policy);
+  ASSERT_NO_FATAL_FAILURE(ExpectGolden("english_guide", doc, policy));
 }
 
 TEST(GoldenTest, KoreanOversize) {
@@ -115,7 +115,7 @@ TEST(GoldenTest, KoreanOversize) {
   policy.target_tokens = 30;
   policy.overlap_tokens = 20;
   policy.max_chunk_tokens = 60;
-  ExpectGolden("korean_oversize", doc, policy);
+  ASSERT_NO_FATAL_FAILURE(ExpectGolden("korean_oversize", doc, policy));
 }
 
 TEST(GoldenTest, FlatWithoutHeadingBoundaries) {
@@ -133,7 +133,7 @@ TEST(GoldenTest, FlatWithoutHeadingBoundaries) {
   policy.target_tokens = 20;
   policy.overlap_tokens = 8;
   policy.respect_markdown_headings = false;
-  ExpectGolden("flat_no_headings", doc, policy);
+  ASSERT_NO_FATAL_FAILURE(ExpectGolden("flat_no_headings", doc, policy));
 }
 
 }  // namespace
