@@ -125,14 +125,23 @@ int Main(int argc, char** argv) {
   search->add_option("query", s.words, "Words to search for")->required();
   search->add_option("-k,--k", s.k, "Number of hits (default search.default_k)");
   search->add_option("--mode", s.mode, "lexical (vector and hybrid need an embedding model)");
-  search->add_option("--tag", s.tags, "Only documents with any of these tags (repeatable)");
+  search->add_option("--tag", s.tags, "Only documents with any of these tags (repeatable)")
+      ->expected(1)
+      ->take_all();
   search->add_option("--lang", s.lang, "Only documents in this language (en, ko, ...)");
   search->add_option("--path-glob", s.path_glob, "Only paths matching, e.g. 'notes/**/*.md'");
   search->add_option("--trust-min", s.trust_min, "primary | secondary | generated");
-  search->add_option("--media", s.media, "markdown,pdf,image,audio,code,other (comma list)");
-  search->add_option("--doc-id", s.doc_ids, "Only these documents (repeatable)");
-  search->add_option("--source-type", s.source_types,
-                     "markdown,note,paper,reference,inbox (comma list)");
+  search->add_option("--media", s.media, "markdown,pdf,image,audio,code,other (comma list)")
+      ->expected(1)
+      ->take_all();
+  search->add_option("--doc-id", s.doc_ids, "Only these documents (repeatable)")
+      ->expected(1)
+      ->take_all();
+  search
+      ->add_option("--source-type", s.source_types,
+                   "markdown,note,paper,reference,inbox (comma list)")
+      ->expected(1)
+      ->take_all();
   search->add_option("--ingested-after", s.ingested_after,
                      "Only documents indexed after this RFC 3339 time or date");
   search->add_option("--max-tokens", s.max_tokens,
