@@ -160,6 +160,13 @@ class FilterTest(NotesCase):
         self.assertEqual(self.search("borrow", "--tag", "nosuchtag")["hits"], [])
         self.assertEqual(self.doc_paths("--tag", "rust"), ["en/rust-ownership.md"])
 
+    def test_filters_before_the_query_and_repeated(self):
+        # each repeatable flag takes one value, so the query may follow it
+        self.assertEqual(self.hit_paths(self.search("--tag", "rust", "borrow")),
+                         ["en/rust-ownership.md"])
+        self.assertEqual(self.hit_paths(self.search("--tag", "rust", "--tag", "garden", "borrow")),
+                         ["en/gardening.md", "en/rust-ownership.md"])
+
     def test_lang(self):
         self.assertEqual(self.hit_paths(self.search("데이터베이스", "--lang", "ko")),
                          sorted(KOREAN_FORMS))
