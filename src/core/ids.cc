@@ -15,7 +15,7 @@ bool IsAscii(std::string_view s) {
 }
 
 void AppendString(std::string_view s, std::string& out) {
-  if (IsAscii(s)) {
+  if (IsKnownNfc(s)) {
     AppendJsonString(out, s);
   } else {
     AppendJsonString(out, Nfc(s));

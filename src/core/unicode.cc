@@ -45,15 +45,41 @@ std::string SanitizeUtf8(std::string_view s) {
   return out;
 }
 
-std::string Nfc(std::string_view s) {
-  bool ascii = true;
-  for (unsigned char c : s) {
-    if (c >= 0x80) {
-      ascii = false;
-      break;
+bool IsKnownNfc(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0x80) {
+      ++i;
+      continue;
     }
+    char32_t cp;
+    size_t len;
+    if (b0 >= 0xC2 && b0 < 0xE0) {
+      cp = b0 & 0x1F;
+      len = 2;
+    } else if (b0 >= 0xE0 && b0 < 0xF0) {
+      cp = b0 & 0x0F;
+      len = 3;
+    } else {
+      return false;
+    }
+    if (i + len > s.size()) return false;
+    for (size_t k = 1; k < len; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    i += len;
+    const bool stable = cp < 0x300 || (cp >= 0xAC00 && cp <= 0xD7A3) ||
+                        (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3041 && cp <= 0x3096) ||
+                        (cp >= 0x30A1 && cp <= 0x30FA) || (cp >= 0xFF01 && cp <= 0xFF5E);
+    if (!stable || (len == 3 && cp < 0x800)) return false;
   }
-  if (ascii) return std::string(s);
+  return true;
+}
+
+std::string Nfc(std::string_view s) {
+  if (IsKnownNfc(s)) return std::string(s);
   std::string valid = IsValidUtf8(s) ? std::string(s) : SanitizeUtf8(s);
   utf8proc_uint8_t* out = nullptr;
   utf8proc_ssize_t n =

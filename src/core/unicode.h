@@ -9,6 +9,12 @@ namespace kebab {
 // NFC form of `s`. Invalid UTF-8 sequences are replaced with U+FFFD first.
 std::string Nfc(std::string_view s);
 
+// True when `s` is valid UTF-8 that is certainly NFC already: every code point is below the
+// combining marks (U+0300) or a precomposed Hangul syllable, CJK ideograph, kana or
+// fullwidth form, none of which NFC changes or composes with a neighbour. False means
+// "maybe not"; Nfc() uses this to skip utf8proc for ordinary English and Korean text.
+bool IsKnownNfc(std::string_view s);
+
 // True when `s` is well-formed UTF-8.
 bool IsValidUtf8(std::string_view s);
 

@@ -27,3 +27,22 @@ TEST(UnicodeTest, SafePrefixDoesNotSplitCodePoints) {
 
 }  // namespace
 }  // namespace kebab
+
+namespace kebab {
+namespace {
+
+TEST(UnicodeTest, KnownNfcIsAFastSubsetOfNfc) {
+  EXPECT_TRUE(IsKnownNfc("plain ascii"));
+  EXPECT_TRUE(IsKnownNfc("데이터베이스는 漢字 かな"));
+  EXPECT_FALSE(IsKnownNfc("e\xCC\x81"));                 // combining mark
+  EXPECT_FALSE(IsKnownNfc("\xE1\x84\x92\xE1\x85\xA1"));  // conjoining jamo
+  EXPECT_FALSE(IsKnownNfc("bad\xFF"));                   // invalid UTF-8
+  for (const char* s : {"plain", "데이터베이스", "caf\xC3\xA9"}) {
+    if (IsKnownNfc(s)) {
+      EXPECT_EQ(Nfc(s), s);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kebab

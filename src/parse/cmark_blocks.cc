@@ -84,12 +84,7 @@ std::string_view TrimTrailing(std::string_view s) {
 }
 
 void NfcInPlace(std::string* s) {
-  for (unsigned char c : *s) {
-    if (c >= 0x80) {
-      *s = Nfc(*s);
-      return;
-    }
-  }
+  if (!IsKnownNfc(*s)) *s = Nfc(*s);
 }
 
 // Builds the plain text of a subtree. Blocks start on new lines; content of nested list items

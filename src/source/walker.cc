@@ -15,6 +15,7 @@
 #include <variant>
 
 #include "core/ids.h"
+#include "core/unicode.h"
 #include "source/ignore.h"
 
 namespace kebab::source {
@@ -145,43 +146,6 @@ bool ReadFileAt(int dir_fd, const char* name, std::string& out, int& err) {
   return true;
 }
 
-// True when `name` is certainly NFC already, so the utf8proc round trip (a quarter of the
-// walk's time on Hangul-named trees) can be skipped: every code point is below the combining
-// marks (U+0300) or is a precomposed Hangul syllable, a CJK ideograph, kana or a fullwidth
-// form, none of which NFC changes or composes with a neighbour.
-bool IsSurelyNfc(std::string_view name) {
-  for (size_t i = 0; i < name.size();) {
-    const auto b0 = static_cast<unsigned char>(name[i]);
-    if (b0 < 0x80) {
-      ++i;
-      continue;
-    }
-    char32_t cp;
-    size_t len;
-    if (b0 >= 0xC2 && b0 < 0xE0) {
-      cp = b0 & 0x1F;
-      len = 2;
-    } else if (b0 >= 0xE0 && b0 < 0xF0) {
-      cp = b0 & 0x0F;
-      len = 3;
-    } else {
-      return false;
-    }
-    if (i + len > name.size()) return false;
-    for (size_t k = 1; k < len; ++k) {
-      const auto b = static_cast<unsigned char>(name[i + k]);
-      if ((b & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    i += len;
-    const bool stable = cp < 0x300 || (cp >= 0xAC00 && cp <= 0xD7A3) ||
-                        (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3041 && cp <= 0x3096) ||
-                        (cp >= 0x30A1 && cp <= 0x30FA) || (cp >= 0xFF01 && cp <= 0xFF5E);
-    if (!stable || (len == 3 && cp < 0x800)) return false;
-  }
-  return true;
-}
-
 // Workspace path of `name` inside the directory `dir_ws` (already canonical). Equals
 // NormalizeWorkspacePath(dir_ws + "/" + name), without its cost for ordinary names.
 std::string JoinWorkspace(std::string_view dir_ws, std::string_view name) {
@@ -190,7 +154,7 @@ std::string JoinWorkspace(std::string_view dir_ws, std::string_view name) {
   joined.append(dir_ws);
   if (!joined.empty()) joined += '/';
   joined.append(name);
-  if (name.find('\\') != std::string_view::npos || !IsSurelyNfc(name)) {
+  if (name.find('\\') != std::string_view::npos || !IsKnownNfc(name)) {
     return NormalizeWorkspacePath(joined);
   }
   return joined;
