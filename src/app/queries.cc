@@ -26,16 +26,12 @@ Status DocNotFound(const std::string& id) {
 }
 
 // The document's file as it was indexed: nullopt when it moved, vanished or changed since.
-Result<std::optional<std::string>> ReadIndexedFile(store::Store& store,
-                                                   const store::StoredDocument& d) {
-  KEBAB_ASSIGN_OR_RETURN(auto states, store.LoadDocStates());
-  auto it = states.find(d.summary.doc_path);
-  if (it == states.end()) return std::optional<std::string>();
-  std::ifstream in(it->second.source_uri, std::ios::binary);
-  if (!in) return std::optional<std::string>();
+std::optional<std::string> ReadIndexedFile(const store::StoredDocument& d) {
+  std::ifstream in(d.summary.source_uri, std::ios::binary);
+  if (!in) return std::nullopt;
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
-  if (AssetId(Blake3Hex(bytes)) != d.doc.asset_id) return std::optional<std::string>();
-  return std::optional<std::string>(std::move(bytes));
+  if (AssetId(Blake3Hex(bytes)) != d.doc.asset_id) return std::nullopt;
+  return bytes;
 }
 
 FetchResult DocumentResult(const char* kind, const store::DocSummary& d) {
@@ -119,7 +115,7 @@ Result<FetchResult> FetchDocument(const config::Config& config, const std::strin
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
   FetchResult r = DocumentResult("doc", doc->summary);
-  KEBAB_ASSIGN_OR_RETURN(auto file, ReadIndexedFile(*store, *doc));
+  std::optional<std::string> file = ReadIndexedFile(*doc);
   if (file) {
     r.text = SanitizeUtf8(*file);
   } else {
@@ -151,7 +147,7 @@ Result<FetchResult> FetchSpan(const config::Config& config, const std::string& d
     return Status(ErrorCode::kSpanNotSupported,
                   "line spans exist only for text documents, not " + doc->summary.media);
   }
-  KEBAB_ASSIGN_OR_RETURN(auto file, ReadIndexedFile(*store, *doc));
+  std::optional<std::string> file = ReadIndexedFile(*doc);
   if (!file) {
     return IoError(doc->summary.doc_path + " changed, moved or vanished since it was indexed",
                    "run `kebab ingest` so line numbers match the file again");

@@ -37,7 +37,8 @@ constexpr std::string_view kSummaryColumns =
     "d.doc_id, d.workspace_path, coalesce(d.title, ''), coalesce(d.lang, 'und'), "
     "d.trust_level, d.source_type, a.media_type, a.byte_len, "
     "(SELECT count(*) FROM chunks c WHERE c.doc_id = d.doc_id), d.created_at, d.updated_at, "
-    "d.ingested_at, d.parser_version, coalesce(d.chunker_version, ''), d.metadata_json";
+    "d.ingested_at, d.parser_version, coalesce(d.chunker_version, ''), d.metadata_json, "
+    "d.source_uri";
 
 DocSummary ReadSummary(const Statement& q, int base) {
   DocSummary s;
@@ -55,6 +56,7 @@ DocSummary ReadSummary(const Statement& q, int base) {
   s.ingested_at = q.ColumnText(base + 11);
   s.parser_version = q.ColumnText(base + 12);
   s.chunker_version = q.ColumnText(base + 13);
+  s.source_uri = q.ColumnText(base + 15);
   Metadata m = Metadata::FromJson(ParseJson(q.ColumnView(base + 14)));
   s.tags = std::move(m.tags);
   s.aliases = std::move(m.aliases);
@@ -140,10 +142,10 @@ Result<std::optional<StoredDocument>> Store::GetDocument(const std::string& doc_
   d.lang = out.summary.lang;
   d.parser_version = out.summary.parser_version;
   d.metadata = Metadata::FromJson(ParseJson(q.ColumnView(14)));
-  d.asset_id = q.ColumnText(15);
-  d.doc_version = static_cast<int>(q.ColumnInt(16));
-  d.schema_version = static_cast<int>(q.ColumnInt(17));
-  nlohmann::json prov = ParseJson(q.ColumnView(18));
+  d.asset_id = q.ColumnText(16);
+  d.doc_version = static_cast<int>(q.ColumnInt(17));
+  d.schema_version = static_cast<int>(q.ColumnInt(18));
+  nlohmann::json prov = ParseJson(q.ColumnView(19));
   if (prov.is_array()) {
     for (const auto& e : prov) {
       d.provenance.push_back(

@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <system_error>
 
@@ -126,19 +127,15 @@ Status Store::Configure(const StoreOptions& options) {
   schema_version_ = LatestSchemaVersion();
   if (indexed_stemmer != stemmer_) {
     // A different stemmer changes every indexed term: rebuild the FTS index from chunks.
-    KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
-    Status st = Exec(db_, "INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')");
-    if (st.ok()) {
-      Statement put(db_,
-                    "INSERT INTO kv(key, value) VALUES ('fts_stemmer', ?1) "
-                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
-      st = put.Bind(1, stemmer_).Run();
-    }
-    if (!st.ok()) {
-      (void)Exec(db_, "ROLLBACK");
-      return st.WithContext("rebuilding the full-text index for stemmer " + stemmer_);
-    }
-    KEBAB_RETURN_IF_ERROR(Exec(db_, "COMMIT"));
+    Status st = Atomically([&]() -> Status {
+      KEBAB_RETURN_IF_ERROR(Exec(db_, "INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')"));
+      return Statement(db_,
+                       "INSERT INTO kv(key, value) VALUES ('fts_stemmer', ?1) "
+                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+          .Bind(1, stemmer_)
+          .Run();
+    });
+    KEBAB_RETURN_IF_ERROR(st.WithContext("rebuilding the full-text index for stemmer " + stemmer_));
   }
   return Status::OK();
 }
@@ -203,7 +200,6 @@ Status Store::WriteDocument(const DocumentWrite& write) {
   const DocumentWrite& w = *wp;
   const DocumentWrite::Encoded& enc = *w.encoded;
   const CanonicalDocument& doc = w.doc;
-  KEBAB_RETURN_IF_ERROR(BeginUnit());
   auto body = [&]() -> Status {
     KEBAB_ASSIGN_OR_RETURN(std::string old_id, DocIdAtPath(doc.workspace_path));
     if (!old_id.empty()) KEBAB_RETURN_IF_ERROR(DeleteDocument(old_id));
@@ -292,28 +288,14 @@ Status Store::WriteDocument(const DocumentWrite& write) {
     }
     return Status::OK();
   };
-  Status st = body();
-  if (!st.ok()) {
-    RollbackUnit();
-    return st.WithContext(doc.workspace_path);
-  }
-  return CommitUnit();
+  return Atomically(body).WithContext(doc.workspace_path);
 }
 
 Status Store::PurgePath(const std::string& workspace_path) {
-  KEBAB_RETURN_IF_ERROR(BeginUnit());
-  Status st;
-  auto id = DocIdAtPath(workspace_path);
-  if (!id.ok()) {
-    st = id.status();
-  } else if (!id->empty()) {
-    st = DeleteDocument(*id);
-  }
-  if (!st.ok()) {
-    RollbackUnit();
-    return st;
-  }
-  return CommitUnit();
+  return Atomically([&]() -> Status {
+    KEBAB_ASSIGN_OR_RETURN(std::string id, DocIdAtPath(workspace_path));
+    return id.empty() ? Status::OK() : DeleteDocument(id);
+  });
 }
 
 Status Store::Checkpoint() {
@@ -335,17 +317,17 @@ Statement& Store::Prepared(std::string_view sql) {
   return *it->second;
 }
 
-Status Store::BeginUnit() {
-  return in_batch_ ? Status::OK() : Exec(db_, "BEGIN IMMEDIATE");
-}
-
-Status Store::CommitUnit() {
-  return in_batch_ ? Status::OK() : Exec(db_, "COMMIT");
-}
-
-void Store::RollbackUnit() {
-  (void)Exec(db_, "ROLLBACK");
-  in_batch_ = false;
+Status Store::Atomically(const std::function<Status()>& body) {
+  const bool own_transaction = !in_batch_;
+  if (own_transaction) KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
+  Status st = body();
+  if (!st.ok()) {
+    // Inside a batch this discards the whole batch (see BeginBatch).
+    (void)Exec(db_, "ROLLBACK");
+    in_batch_ = false;
+    return st;
+  }
+  return own_transaction ? Exec(db_, "COMMIT") : Status::OK();
 }
 
 Status Store::BeginBatch() {
@@ -390,42 +372,36 @@ Status Store::StartJob(const std::string& job_id, const std::string& kind,
 }
 
 Status Store::RecordIngestRun(const IngestRunRecord& r) {
-  KEBAB_RETURN_IF_ERROR(Exec(db_, "BEGIN IMMEDIATE"));
-  Statement run(db_,
-                "INSERT INTO ingest_runs(run_id, scope_json, scanned, new_count, updated_count, "
-                "skipped_count, error_count, duration_ms, started_at, finished_at, items_json) "
-                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-  run.Bind(1, r.run_id)
-      .Bind(2, r.scope_json)
-      .Bind(3, r.scanned)
-      .Bind(4, r.new_count)
-      .Bind(5, r.updated_count)
-      .Bind(6, r.skipped_count)
-      .Bind(7, r.error_count)
-      .Bind(8, r.duration_ms)
-      .Bind(9, r.started_at)
-      .Bind(10, r.finished_at);
-  if (r.items_json) {
-    run.Bind(11, *r.items_json);
-  } else {
-    run.BindNull(11);
-  }
-  Status st = run.Run();
-  if (st.ok()) {
-    st = Statement(db_,
-                   "UPDATE jobs SET status = ?2, updated_at = ?3, finished_at = ?3, "
-                   "progress_json = ?4 WHERE job_id = ?1")
-             .Bind(1, r.run_id)
-             .Bind(2, r.status)
-             .Bind(3, r.finished_at)
-             .Bind(4, r.scope_json)
-             .Run();
-  }
-  if (!st.ok()) {
-    (void)Exec(db_, "ROLLBACK");
-    return st;
-  }
-  return Exec(db_, "COMMIT");
+  return Atomically([&]() -> Status {
+    Statement run(db_,
+                  "INSERT INTO ingest_runs(run_id, scope_json, scanned, new_count, updated_count, "
+                  "skipped_count, error_count, duration_ms, started_at, finished_at, items_json) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+    run.Bind(1, r.run_id)
+        .Bind(2, r.scope_json)
+        .Bind(3, r.scanned)
+        .Bind(4, r.new_count)
+        .Bind(5, r.updated_count)
+        .Bind(6, r.skipped_count)
+        .Bind(7, r.error_count)
+        .Bind(8, r.duration_ms)
+        .Bind(9, r.started_at)
+        .Bind(10, r.finished_at);
+    if (r.items_json) {
+      run.Bind(11, *r.items_json);
+    } else {
+      run.BindNull(11);
+    }
+    KEBAB_RETURN_IF_ERROR(run.Run());
+    return Statement(db_,
+                     "UPDATE jobs SET status = ?2, updated_at = ?3, finished_at = ?3, "
+                     "progress_json = ?4 WHERE job_id = ?1")
+        .Bind(1, r.run_id)
+        .Bind(2, r.status)
+        .Bind(3, r.finished_at)
+        .Bind(4, r.scope_json)
+        .Run();
+  });
 }
 
 }  // namespace kebab::store

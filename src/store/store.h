@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,6 +70,7 @@ struct DocSummary {
   int chunk_count = 0;
   std::string created_at, updated_at, ingested_at;
   std::string parser_version, chunker_version;
+  std::string source_uri;  // absolute path the document was read from
 };
 
 struct DocListFilter {
@@ -184,9 +186,8 @@ class Store {
   Status DeleteDocument(const std::string& doc_id);
   // A prepared statement reused across calls (reset after each use by the caller's Run()).
   Statement& Prepared(std::string_view sql);
-  Status BeginUnit();
-  Status CommitUnit();
-  void RollbackUnit();
+  // Runs `body` as one all-or-nothing unit: its own transaction, or part of the open batch.
+  Status Atomically(const std::function<Status()>& body);
 
   sqlite3* db_;
   std::string path_;
