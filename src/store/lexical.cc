@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <string>
 
-#include "core/time.h"
+#include "store/internal/filters.h"
 #include "store/internal/rows.h"
 #include "store/store.h"
 
@@ -12,60 +12,6 @@ namespace {
 // The heading path counts half as much as the body text in BM25 (same weights both ways).
 constexpr const char* kBm25 = "bm25(chunks_fts, 0.5, 1.0)";
 constexpr const char* kRankFunction = "bm25(0.5, 1.0)";
-
-// Appends "?N" placeholders for `values` and binds them later in order.
-struct Binder {
-  std::vector<std::string> values;
-  std::string Param(std::string v) {
-    values.push_back(std::move(v));
-    return "?" + std::to_string(values.size() + 1);  // ?1 is the MATCH expression
-  }
-  std::string List(const std::vector<std::string>& vs) {
-    std::string out;
-    for (const auto& v : vs) {
-      if (!out.empty()) out += ", ";
-      out += Param(v);
-    }
-    return out;
-  }
-};
-
-std::string FilterSql(const SearchFilters& f, Binder& b) {
-  std::string sql;
-  if (!f.tags_any.empty()) {
-    sql += " AND EXISTS (SELECT 1 FROM document_tags t WHERE t.doc_id = d.doc_id AND t.tag IN (" +
-           b.List(f.tags_any) + "))";
-  }
-  if (f.lang) sql += " AND d.lang = " + b.Param(*f.lang);
-  if (f.path_glob) sql += " AND kebab_path_glob(" + b.Param(*f.path_glob) + ", d.workspace_path)";
-  if (f.trust_min) {
-    std::vector<std::string> allowed;
-    for (TrustLevel t : {TrustLevel::kPrimary, TrustLevel::kSecondary, TrustLevel::kGenerated}) {
-      if (static_cast<int>(t) >= static_cast<int>(*f.trust_min)) {
-        allowed.emplace_back(TrustLevelName(t));
-      }
-    }
-    sql += " AND d.trust_level IN (" + b.List(allowed) + ")";
-  }
-  if (!f.media.empty()) {
-    std::vector<std::string> names;
-    for (MediaKind m : f.media) names.emplace_back(MediaKindName(m));
-    sql += " AND d.asset_id IN (SELECT asset_id FROM assets WHERE media_type IN (" + b.List(names) +
-           "))";
-  }
-  if (!f.doc_ids.empty()) sql += " AND d.doc_id IN (" + b.List(f.doc_ids) + ")";
-  if (!f.source_types.empty()) {
-    std::vector<std::string> names;
-    for (SourceType t : f.source_types) names.emplace_back(SourceTypeName(t));
-    sql += " AND d.source_type IN (" + b.List(names) + ")";
-  }
-  if (f.ingested_after) {
-    // Stored timestamps are UTC "…Z" strings, so text comparison orders them correctly.
-    auto t = ParseRfc3339(*f.ingested_after);
-    sql += " AND d.ingested_at >= " + b.Param(t ? FormatRfc3339(*t) : *f.ingested_after);
-  }
-  return sql;
-}
 
 // FTS5 reports bad MATCH syntax ("fts5: syntax error near …", "no such column: …") at step
 // time; that is the user's query, not a store failure.
@@ -130,7 +76,7 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
       ranked.push_back(keyed[i].second);
     }
   } else {
-    Binder binder;
+    Binder binder(/*first_index=*/2);  // ?1 is the MATCH expression
     std::string filters = FilterSql(query.filters, binder);
     std::string limit = binder.Param(std::to_string(query.limit));
     std::string offset = binder.Param(std::to_string(query.offset));
@@ -143,8 +89,8 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
     Statement q(db_, sql);
     KEBAB_RETURN_IF_ERROR(q.prepare_status());
     q.Bind(1, query.match);
-    for (size_t i = 0; i < binder.values.size(); ++i) {
-      q.Bind(static_cast<int>(i + 2), binder.values[i]);
+    for (size_t i = 0; i < binder.values().size(); ++i) {
+      q.Bind(binder.first_index() + static_cast<int>(i), binder.values()[i]);
     }
     ranked.clear();
     while (q.Step(&st)) ranked.push_back({q.ColumnInt(0), q.ColumnDouble(1)});

@@ -1,6 +1,7 @@
 // Read-side queries of Store: documents, chunks, statistics and integrity.
 #include <filesystem>
 
+#include "store/internal/filters.h"
 #include "store/internal/rows.h"
 #include "store/sqlite_util.h"
 #include "store/store.h"
@@ -102,19 +103,22 @@ StoredChunk ReadChunkRow(const Statement& q, int base) {
 }
 
 Result<std::vector<DocSummary>> Store::ListDocuments(const DocListFilter& f) {
+  SearchFilters filters;
+  filters.path_glob = f.path_glob;
+  filters.lang = f.lang;
+  if (f.tag) filters.tags_any = {*f.tag};
+  Binder binder(/*first_index=*/1);
   std::string sql = "SELECT " + std::string(kSummaryColumns) +
-                    " FROM documents d JOIN assets a ON a.asset_id = d.asset_id WHERE 1";
-  if (f.path_glob) sql += " AND kebab_path_glob(?1, d.workspace_path)";
-  if (f.tag)
-    sql += " AND EXISTS (SELECT 1 FROM document_tags t WHERE t.doc_id = d.doc_id AND t.tag = ?2)";
-  if (f.lang) sql += " AND d.lang = ?3";
-  sql += " ORDER BY d.workspace_path";
-  if (f.limit > 0) sql += " LIMIT ?4 OFFSET ?5";
+                    " FROM documents d JOIN assets a ON a.asset_id = d.asset_id WHERE 1" +
+                    FilterSql(filters, binder) + " ORDER BY d.workspace_path";
+  if (f.limit > 0) {
+    sql += " LIMIT " + binder.Param(std::to_string(f.limit)) + " OFFSET " +
+           binder.Param(std::to_string(f.offset));
+  }
   Statement q(db_, sql);
-  if (f.path_glob) q.Bind(1, *f.path_glob);
-  if (f.tag) q.Bind(2, *f.tag);
-  if (f.lang) q.Bind(3, *f.lang);
-  if (f.limit > 0) q.Bind(4, f.limit).Bind(5, f.offset);
+  for (size_t i = 0; i < binder.values().size(); ++i) {
+    q.Bind(binder.first_index() + static_cast<int>(i), binder.values()[i]);
+  }
   std::vector<DocSummary> out;
   Status st;
   while (q.Step(&st)) out.push_back(ReadSummary(q, 0));
