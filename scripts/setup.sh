@@ -33,7 +33,6 @@ fi
 BUILD_TYPE="${KEBAB_BUILD_TYPE:-RelWithDebInfo}"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >/dev/null
 cmake --build build -j "$(nproc)"
-ln -sf src/cli/kebab build/kebab 2>/dev/null || true
 echo "setup: built $(pwd)/build/kebab" >&2
 
 if [ "${1:-}" = "--demo" ]; then

@@ -249,38 +249,38 @@ json IngestReport(const app::IngestReport& r) {
 
 json IngestProgress(const IngestEvent& e) {
   json j = {{"schema_version", "ingest_progress.v1"}, {"ts", e.ts}};
+  using K = IngestEvent::Kind;
+  if (e.kind == K::kAssetStarted || e.kind == K::kAssetFinished) {
+    j["idx"] = e.idx;
+    j["total"] = e.total;
+    j["path"] = e.path;
+  }
   switch (e.kind) {
-    case IngestEvent::Kind::kScanStarted:
+    case K::kScanStarted:
       j["kind"] = "scan_started";
       j["root"] = e.root;
       break;
-    case IngestEvent::Kind::kScanCompleted:
+    case K::kScanCompleted:
       j["kind"] = "scan_completed";
       j["total"] = e.total;
       break;
-    case IngestEvent::Kind::kAssetStarted:
+    case K::kAssetStarted:
       j["kind"] = "asset_started";
-      j["idx"] = e.idx;
-      j["total"] = e.total;
-      j["path"] = e.path;
       j["media"] = e.media;
       break;
-    case IngestEvent::Kind::kAssetFinished:
+    case K::kAssetFinished:
       j["kind"] = "asset_finished";
-      j["idx"] = e.idx;
-      j["total"] = e.total;
-      j["path"] = e.path;
       j["result"] = e.result;
       j["chunks"] = e.chunks;
       j["ms"] = e.ms;
       break;
-    case IngestEvent::Kind::kPurged:
+    case K::kPurged:
       j["kind"] = "purged";
       j["path"] = e.path;
       break;
-    case IngestEvent::Kind::kCompleted:
-    case IngestEvent::Kind::kAborted:
-      j["kind"] = e.kind == IngestEvent::Kind::kCompleted ? "completed" : "aborted";
+    case K::kCompleted:
+    case K::kAborted:
+      j["kind"] = e.kind == K::kCompleted ? "completed" : "aborted";
       j["counts"] = Counts(e.counts);
       break;
   }

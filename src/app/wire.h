@@ -28,7 +28,4 @@ json FetchResult(const app::FetchResult& result);
 json ResetReport(const app::ResetReport& report);
 json Schema(const SchemaInfo& info);
 
-// Exit code for a failed command (spec §1.7): 2 for every error.
-int ExitCodeFor(const Status& status);
-
 }  // namespace kebab::app::wire
