@@ -131,7 +131,10 @@ int RunSearch(const Output& out, const Globals& g, const SearchArgs& args) {
     out.Json(app::wire::SearchResponse(*response, args.explain));
   } else {
     PrintHuman(out, *response, args.explain);
-    if (response->hits.empty()) out.Note("no hits for \"" + response->query + "\"");
+    if (response->hits.empty()) {
+      out.Note("no hits for \"" + response->query + "\"" +
+               (response->hint ? "\n  hint: " + *response->hint : std::string()));
+    }
   }
   return response->hits.empty() ? kExitNoResult : kExitOk;
 }

@@ -133,6 +133,11 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
     resp.hits.push_back(std::move(hit));
   }
   if (request.max_tokens) ApplyBudget(*request.max_tokens, resp.hits, &resp.truncated);
+  if (resp.hits.empty() && offset == 0) {
+    resp.hint = request.filters.empty()
+                    ? "no indexed chunk contains these words; try other or fewer words"
+                    : "nothing matches these words with these filters; try fewer filters";
+  }
   if (more || resp.truncated) {
     resp.next_cursor =
         EncodeCursor({offset + static_cast<int64_t>(resp.hits.size()), revision, fingerprint});

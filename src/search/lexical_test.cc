@@ -114,6 +114,14 @@ TEST_F(LexicalSearchTest, ZeroHitsIsAnEmptyResponseNotAnError) {
   auto r = LexicalSearch(*store_, {.query = "zzzqqq", .k = 10});
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->hits.empty());
+  ASSERT_TRUE(r->hint.has_value());
+  EXPECT_NE(r->hint->find("other or fewer words"), std::string::npos);
+  SearchFilters lang;
+  lang.lang = "xx";
+  auto filtered = LexicalSearch(*store_, {.query = "shared", .k = 10, .filters = lang});
+  ASSERT_TRUE(filtered.ok());
+  ASSERT_TRUE(filtered->hint.has_value());
+  EXPECT_NE(filtered->hint->find("fewer filters"), std::string::npos);
 }
 
 }  // namespace
