@@ -21,6 +21,7 @@
 #include "core/time.h"
 #include "parse/markdown.h"
 #include "source/walker.h"
+#include "text/analyzer.h"
 
 namespace kebab::app {
 namespace {
@@ -36,14 +37,23 @@ struct Processed {
 };
 
 // A small bounded queue: workers block when the writer falls behind, which caps memory.
+// Results the writer is done with go back through it, so that freeing them (thousands of
+// small allocations per document) happens on the workers, not on the busy writer thread.
 class ResultQueue {
  public:
   explicit ResultQueue(size_t capacity) : capacity_(capacity) {}
   void Push(Processed p) {
+    std::vector<Processed> retired;  // freed on return, outside the lock
     std::unique_lock lock(mu_);
     not_full_.wait(lock, [&] { return q_.size() < capacity_; });
     q_.push_back(std::move(p));
+    retired.swap(retired_);
     not_empty_.notify_one();
+  }
+  // Hands back a result the writer has finished with.
+  void Retire(Processed p) {
+    std::lock_guard lock(mu_);
+    retired_.push_back(std::move(p));
   }
   // False when every producer has finished and the queue is empty.
   bool Pop(Processed* out) {
@@ -68,6 +78,7 @@ class ResultQueue {
   std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
   std::deque<Processed> q_;
+  std::vector<Processed> retired_;
   size_t capacity_;
   int producers_ = 0;
 };
@@ -105,7 +116,9 @@ struct PipelineContext {
   bool force = false;
 };
 
-Processed ProcessFile(const PipelineContext& ctx, const source::FoundFile& file) {
+// `analyzer` is the calling worker's own (analyzers are not thread-safe).
+Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer,
+                      const source::FoundFile& file) {
   const int64_t started = MonotonicMillis();
   Processed p;
   p.file = &file;
@@ -161,7 +174,7 @@ Processed ProcessFile(const PipelineContext& ctx, const source::FoundFile& file)
   w.doc = std::move(doc).value();
   w.chunker_version = chunk::kMdHeadingV2;
   w.policy_hash = ctx.policy_hash;
-  store::EncodeRows(&w);
+  store::EncodeRows(&w, &analyzer);
   p.result = stored == ctx.states.end() ? "new" : "updated";
   p.write = std::move(w);
   return finish(std::move(p));
@@ -341,10 +354,11 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   std::vector<std::thread> threads;
   for (int i = 0; i < workers; ++i) {
     threads.emplace_back([&] {
+      const text::Analyzer analyzer({.stemmer = config.search.stemmer});
       while (!Cancelled(cancel) && !stop_workers.load(std::memory_order_relaxed)) {
         size_t n = next.fetch_add(1);
         if (n >= walk.files.size()) break;
-        queue.Push(ProcessFile(ctx, walk.files[n]));
+        queue.Push(ProcessFile(ctx, analyzer, walk.files[n]));
       }
       queue.ProducerDone();
     });
@@ -421,6 +435,7 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
           .chunks = item.chunk_count,
           .ms = p.ms});
     if (report.items && p.result != "skipped") report.items->push_back(std::move(item));
+    queue.Retire(std::move(p));
   }
   for (auto& t : threads) t.join();
   if (write_status.ok()) write_status = flush();

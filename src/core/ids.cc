@@ -137,7 +137,7 @@ std::string DocId(std::string_view workspace_path, std::string_view asset_id,
 
 std::string BlockId(std::string_view doc_id, std::string_view block_kind,
                     const std::vector<std::string>& heading_path, int ordinal,
-                    const nlohmann::json& source_span) {
+                    const SourceSpan& source_span) {
   // The canonical JSON of {kind, doc_id, block_kind, heading_path, ordinal, source_span},
   // written directly (keys in sorted order): this runs for every block of every document.
   std::string out = "{\"block_kind\":";
@@ -152,7 +152,8 @@ std::string BlockId(std::string_view doc_id, std::string_view block_kind,
   out += "],\"kind\":\"block\",\"ordinal\":";
   out += std::to_string(ordinal);
   out += ",\"source_span\":";
-  AppendCanonical(source_span, out);
+  // A span's JSON has sorted keys, ASCII strings and integers only: already canonical.
+  out += SpanJson(source_span);
   out += '}';
   return Blake3Hex(out).substr(0, 32);
 }

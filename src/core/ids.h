@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/types.h"
+
 namespace kebab {
 
 // Canonical JSON text of `value`: keys sorted by UTF-8 bytes, no whitespace, every string
@@ -28,7 +30,7 @@ std::string DocId(std::string_view workspace_path, std::string_view asset_id,
                   std::string_view parser_version);
 std::string BlockId(std::string_view doc_id, std::string_view block_kind,
                     const std::vector<std::string>& heading_path, int ordinal,
-                    const nlohmann::json& source_span);
+                    const SourceSpan& source_span);
 std::string ChunkId(std::string_view doc_id, std::string_view chunker_version,
                     const std::vector<std::string>& block_ids, std::string_view policy_hash);
 

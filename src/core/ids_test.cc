@@ -92,13 +92,24 @@ namespace {
 
 TEST(RecipeTest, DirectBlockAndChunkIdsMatchTheGenericRecipe) {
   const std::vector<std::string> path = {"Intro \"quoted\"", "데이터\tbase"};
-  nlohmann::json span = {{"kind", "line"}, {"start", 3}, {"end", 9}};
-  EXPECT_EQ(BlockId("d1", "paragraph", path, 7, span), IdFrom({{"kind", "block"},
-                                                               {"doc_id", "d1"},
-                                                               {"block_kind", "paragraph"},
-                                                               {"heading_path", path},
-                                                               {"ordinal", 7},
-                                                               {"source_span", span}}));
+  SourceSpan region;
+  region.kind = SourceSpan::Kind::kRegion;
+  region.x = 0.25;
+  region.y = 10;
+  region.w = 1e-7;
+  region.h = 3.5;
+  SourceSpan page;
+  page.kind = SourceSpan::Kind::kPage;
+  page.page = 4;
+  page.char_start = 10;
+  for (const SourceSpan& span : {SourceSpan::Lines(3, 9), region, page}) {
+    EXPECT_EQ(BlockId("d1", "paragraph", path, 7, span), IdFrom({{"kind", "block"},
+                                                                 {"doc_id", "d1"},
+                                                                 {"block_kind", "paragraph"},
+                                                                 {"heading_path", path},
+                                                                 {"ordinal", 7},
+                                                                 {"source_span", span.ToJson()}}));
+  }
   const std::vector<std::string> blocks = {"b1", "b2"};
   EXPECT_EQ(ChunkId("d1", "md-heading-v2", blocks, "ph#seg1"),
             IdFrom({{"kind", "chunk"},

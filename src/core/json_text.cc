@@ -43,13 +43,37 @@ void AppendJsonString(std::string& out, std::string_view s) {
   out += '"';
 }
 
-std::string JsonStringArray(const std::vector<std::string>& values) {
-  std::string out = "[";
+namespace {
+
+void AppendJsonStrings(std::string& out, const std::vector<std::string>& values) {
+  out += '[';
   for (size_t i = 0; i < values.size(); ++i) {
     if (i) out += ',';
     AppendJsonString(out, values[i]);
   }
   out += ']';
+}
+
+// {"<k1>":"<v1>","<k2>":"<v2>"}; keys must be given in sorted order, as nlohmann dumps them.
+std::string StringPairObject(std::string_view k1, std::string_view v1, std::string_view k2,
+                             std::string_view v2) {
+  std::string out = "{\"";
+  out.append(k1);
+  out += "\":";
+  AppendJsonString(out, v1);
+  out += ",\"";
+  out.append(k2);
+  out += "\":";
+  AppendJsonString(out, v2);
+  out += '}';
+  return out;
+}
+
+}  // namespace
+
+std::string JsonStringArray(const std::vector<std::string>& values) {
+  std::string out;
+  AppendJsonStrings(out, values);
   return out;
 }
 
@@ -67,6 +91,44 @@ std::string SpansJson(const std::vector<SourceSpan>& spans) {
   }
   out += ']';
   return out;
+}
+
+std::string BlockPayloadJson(const Block& b) {
+  std::string out;
+  switch (b.kind) {
+    case BlockKind::kHeading:
+      out = "{\"level\":" + std::to_string(b.level) + ",\"text\":";
+      AppendJsonString(out, b.text);
+      out += '}';
+      return out;
+    case BlockKind::kParagraph:
+    case BlockKind::kQuote:
+      out = "{\"text\":";
+      AppendJsonString(out, b.text);
+      out += '}';
+      return out;
+    case BlockKind::kList:
+      out = "{\"items\":";
+      AppendJsonStrings(out, b.items);
+      out += b.ordered ? ",\"ordered\":true}" : ",\"ordered\":false}";
+      return out;
+    case BlockKind::kCode:
+      return StringPairObject("code", b.text, "lang", b.lang);
+    case BlockKind::kTable:
+      out = "{\"headers\":";
+      AppendJsonStrings(out, b.headers);
+      out += ",\"rows\":[";
+      for (size_t i = 0; i < b.rows.size(); ++i) {
+        if (i) out += ',';
+        AppendJsonStrings(out, b.rows[i]);
+      }
+      out += "]}";
+      return out;
+    case BlockKind::kImageRef:
+    case BlockKind::kAudioRef:
+      return StringPairObject("alt", b.alt, "src", b.src);
+  }
+  return "{}";
 }
 
 }  // namespace kebab

@@ -22,4 +22,7 @@ std::string SpanJson(const SourceSpan& span);
 // [span, span, ...].
 std::string SpansJson(const std::vector<SourceSpan>& spans);
 
+// block.PayloadJson().dump() without building the object.
+std::string BlockPayloadJson(const Block& block);
+
 }  // namespace kebab

@@ -21,5 +21,35 @@ TEST(JsonTextTest, MatchesNlohmannDump) {
   EXPECT_EQ(SpansJson({line, page}), arr.dump());
 }
 
+TEST(JsonTextTest, BlockPayloadMatchesNlohmannDumpForEveryKind) {
+  std::vector<Block> blocks(8);
+  blocks[0].kind = BlockKind::kHeading;
+  blocks[0].level = 2;
+  blocks[0].text = "Intro \"quoted\"";
+  blocks[1].kind = BlockKind::kParagraph;
+  blocks[1].text = "line one\nline two\t한글";
+  blocks[2].kind = BlockKind::kQuote;
+  blocks[2].text = "said \\ so";
+  blocks[3].kind = BlockKind::kList;
+  blocks[3].ordered = true;
+  blocks[3].items = {"first", "second \"item\""};
+  blocks[4].kind = BlockKind::kList;
+  blocks[5].kind = BlockKind::kCode;
+  blocks[5].lang = "c++";
+  blocks[5].text = "int main() {\n  return 0;\n}\n";
+  blocks[6].kind = BlockKind::kTable;
+  blocks[6].headers = {"a", "b"};
+  blocks[6].rows = {{"1", "2"}, {"x\x01", ""}};
+  blocks[7].kind = BlockKind::kImageRef;
+  blocks[7].src = "img/a b.png";
+  blocks[7].alt = "an \"alt\"";
+  for (const Block& b : blocks) {
+    EXPECT_EQ(BlockPayloadJson(b), b.PayloadJson().dump()) << BlockKindName(b.kind);
+  }
+  Block audio = blocks[7];
+  audio.kind = BlockKind::kAudioRef;
+  EXPECT_EQ(BlockPayloadJson(audio), audio.PayloadJson().dump());
+}
+
 }  // namespace
 }  // namespace kebab

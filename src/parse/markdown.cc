@@ -154,7 +154,7 @@ Result<CanonicalDocument> ParseMarkdown(const MarkdownInput& input) {
   doc.doc_id = DocId(input.workspace_path, input.asset_id, kMarkdownParserVersion);
   for (Block& block : doc.blocks) {
     block.block_id = BlockId(doc.doc_id, BlockKindName(block.kind), block.heading_path,
-                             block.ordinal, block.span.ToJson());
+                             block.ordinal, block.span);
   }
   doc.title = PickTitle(front_matter, doc.blocks, context, input.workspace_path);
   doc.lang = front_matter.lang ? *front_matter.lang : DetectLanguage(LanguageSample(doc.blocks));

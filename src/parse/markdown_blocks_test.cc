@@ -254,7 +254,7 @@ TEST(MarkdownBlocksTest, BlockIdsFollowTheRecipeAndAreDeterministic) {
     const Block& block = first.blocks[i];
     EXPECT_EQ(block.block_id, second.blocks[i].block_id);
     EXPECT_EQ(block.block_id, BlockId(first.doc_id, BlockKindName(block.kind), block.heading_path,
-                                      block.ordinal, block.span.ToJson()));
+                                      block.ordinal, block.span));
   }
   // Another path (so another doc_id) gives other block ids.
   CanonicalDocument moved = ParseText(source, "moved/guide.md");

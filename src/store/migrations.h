@@ -27,7 +27,8 @@ int LatestSchemaVersion();
 // Schema version recorded in `db` (0 for an empty database).
 Result<int> CurrentSchemaVersion(sqlite3* db);
 
-// Applies every missing migration. Errors when the database is newer than this binary.
-Status ApplyMigrations(sqlite3* db);
+// Applies every missing migration up to `target_version` (default: the newest). Errors when
+// the database is newer than this binary.
+Status ApplyMigrations(sqlite3* db, int target_version = 0);
 
 }  // namespace kebab::store

@@ -128,7 +128,8 @@ Result<std::vector<DocSummary>> Store::ListDocuments(const DocListFilter& f) {
 
 Result<std::optional<StoredDocument>> Store::GetDocument(const std::string& doc_id) {
   Statement q(db_, "SELECT " + std::string(kSummaryColumns) +
-                       ", d.asset_id, d.doc_version, d.schema_version, d.provenance_json "
+                       ", d.asset_id, d.doc_version, d.schema_version, d.provenance_json, "
+                       "d.first_block_rowid, d.block_count "
                        "FROM documents d JOIN assets a ON a.asset_id = d.asset_id "
                        "WHERE d.doc_id = ?1");
   q.Bind(1, doc_id);
@@ -156,10 +157,11 @@ Result<std::optional<StoredDocument>> Store::GetDocument(const std::string& doc_
           {e.value("at", ""), e.value("agent", ""), e.value("kind", ""), e.value("note", "")});
     }
   }
+  const int64_t first_block = q.ColumnInt(20);
   Statement b(db_,
               "SELECT block_id, kind, heading_path_json, ordinal, source_span_json, payload_json "
-              "FROM blocks WHERE doc_id = ?1 ORDER BY ordinal");
-  b.Bind(1, doc_id);
+              "FROM blocks WHERE block_rowid >= ?1 AND block_rowid < ?2 ORDER BY block_rowid");
+  b.Bind(1, first_block).Bind(2, first_block + q.ColumnInt(21));
   while (b.Step(&st)) {
     Block blk;
     blk.block_id = b.ColumnText(0);
@@ -260,6 +262,16 @@ Result<std::string> Store::IntegrityCheck() {
   }
   if (!st.ok()) return st;
   return out;
+}
+
+Result<std::string> Store::FullTextIntegrityCheck() {
+  // rank = 1 also compares the index with the chunk texts it was built from. The check is
+  // phrased as an INSERT, so it needs a writable connection.
+  Statement q(db_, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)");
+  Status st = q.Run();
+  if (st.ok()) return std::string("ok");
+  if (st.code() == ErrorCode::kCorrupt) return st.message();
+  return st;
 }
 
 }  // namespace kebab::store

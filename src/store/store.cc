@@ -1,5 +1,6 @@
 #include "store/store.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <mutex>
@@ -39,19 +40,23 @@ std::optional<std::string> ReadKv(sqlite3* db, const char* key) {
 
 }  // namespace
 
-void EncodeRows(DocumentWrite* w) {
+void EncodeRows(DocumentWrite* w, const text::Analyzer* analyzer) {
   DocumentWrite::Encoded e;
   e.metadata = Dump(w->doc.metadata.ToJson());
   e.provenance = Dump(ProvenanceJson(w->doc.provenance));
   for (const auto& b : w->doc.blocks) {
     e.block_heading.push_back(JsonStringArray(b.heading_path));
     e.block_span.push_back(SpanJson(b.span));
-    e.block_payload.push_back(Dump(b.PayloadJson()));
+    e.block_payload.push_back(BlockPayloadJson(b));
   }
   for (const auto& c : w->chunks) {
     e.chunk_heading.push_back(JsonStringArray(c.heading_path));
     e.chunk_spans.push_back(SpansJson(c.source_spans));
     e.chunk_block_ids.push_back(JsonStringArray(c.block_ids));
+    if (analyzer != nullptr) {
+      e.chunk_heading_tokens.push_back(text::TokenStream::Of(*analyzer, e.chunk_heading.back()));
+      e.chunk_text_tokens.push_back(text::TokenStream::Of(*analyzer, c.text));
+    }
   }
   w->encoded = std::move(e);
 }
@@ -169,22 +174,66 @@ Result<std::string> Store::DocIdAtPath(const std::string& workspace_path) {
 
 Status Store::DeleteDocument(const std::string& doc_id) {
   std::string asset_id;
+  int64_t first_block = 0, block_count = 0;
   {
-    Statement& q = Prepared("SELECT asset_id FROM documents WHERE doc_id = ?1");
+    Statement& q = Prepared(
+        "SELECT asset_id, first_block_rowid, block_count FROM documents WHERE doc_id = ?1");
     q.Bind(1, doc_id);
     Status st;
-    if (q.Step(&st)) asset_id = q.ColumnText(0);
+    if (q.Step(&st)) {
+      asset_id = q.ColumnText(0);
+      first_block = q.ColumnInt(1);
+      block_count = q.ColumnInt(2);
+    }
     q.Reset();
     KEBAB_RETURN_IF_ERROR(st);
   }
-  // Chunks first, explicitly: their delete trigger keeps the FTS index in step.
+  KEBAB_RETURN_IF_ERROR(
+      Prepared("DELETE FROM blocks WHERE block_rowid >= ?1 AND block_rowid < ?2 AND doc_id = ?3")
+          .Bind(1, first_block)
+          .Bind(2, first_block + block_count)
+          .Bind(3, doc_id)
+          .Run());
+  // The external-content FTS index forgets each chunk by its indexed text, before the chunk
+  // rows go.
+  {
+    Statement& rows =
+        Prepared("SELECT chunk_rowid, heading_path_json, text FROM chunks WHERE doc_id = ?1");
+    rows.Bind(1, doc_id);
+    Status st;
+    while (rows.Step(&st)) {
+      const int64_t rowid = rows.ColumnInt(0);
+      deferred_.fts_deletes.push_back({rowid, rows.ColumnText(1), rows.ColumnText(2)});
+      deferred_.max_rowid = std::max(deferred_.max_rowid, rowid);
+    }
+    rows.Reset();
+    KEBAB_RETURN_IF_ERROR(st);
+  }
   KEBAB_RETURN_IF_ERROR(Prepared("DELETE FROM chunks WHERE doc_id = ?1").Bind(1, doc_id).Run());
   KEBAB_RETURN_IF_ERROR(Prepared("DELETE FROM documents WHERE doc_id = ?1").Bind(1, doc_id).Run());
-  if (!asset_id.empty()) {
-    KEBAB_RETURN_IF_ERROR(Prepared("DELETE FROM assets WHERE asset_id = ?1 AND NOT EXISTS "
-                                   "(SELECT 1 FROM documents WHERE asset_id = ?1)")
-                              .Bind(1, asset_id)
-                              .Run());
+  if (!asset_id.empty()) deferred_.asset_ids.push_back(asset_id);
+  return in_batch_ ? Status::OK() : ApplyDeferredDeletes();
+}
+
+Status Store::ApplyDeferredDeletes() {
+  // FTS5 keeps a batch's pending terms in memory only while rowids ascend; a delete below the
+  // last written rowid, or any multi-row statement (the asset delete checks foreign keys),
+  // flushes them to a new segment. Done once per batch, in rowid order, instead of per document.
+  Deferred work = std::move(deferred_);
+  deferred_ = {};
+  std::sort(work.fts_deletes.begin(), work.fts_deletes.end(),
+            [](const auto& a, const auto& b) { return a.rowid < b.rowid; });
+  Statement& forget = Prepared(
+      "INSERT INTO chunks_fts(chunks_fts, rowid, heading_path_json, text) "
+      "VALUES ('delete', ?1, ?2, ?3)");
+  for (const auto& d : work.fts_deletes) {
+    KEBAB_RETURN_IF_ERROR(forget.Bind(1, d.rowid).BindRef(2, d.heading).BindRef(3, d.text).Run());
+  }
+  Statement& gc = Prepared(
+      "DELETE FROM assets WHERE asset_id = ?1 AND NOT EXISTS "
+      "(SELECT 1 FROM documents WHERE asset_id = ?1)");
+  for (const std::string& id : work.asset_ids) {
+    KEBAB_RETURN_IF_ERROR(gc.Bind(1, id).Run());
   }
   return Status::OK();
 }
@@ -204,6 +253,7 @@ Status Store::WriteDocument(const DocumentWrite& write) {
     KEBAB_ASSIGN_OR_RETURN(std::string old_id, DocIdAtPath(doc.workspace_path));
     if (!old_id.empty()) KEBAB_RETURN_IF_ERROR(DeleteDocument(old_id));
     const std::string now = NowRfc3339();
+    KEBAB_ASSIGN_OR_RETURN(int64_t first_block, NextBlockRowid());
     KEBAB_RETURN_IF_ERROR(
         Prepared("INSERT OR IGNORE INTO assets(asset_id, source_uri, workspace_path, "
                  "media_type, byte_len, checksum, storage_kind, storage_path, discovered_at) "
@@ -220,8 +270,9 @@ Status Store::WriteDocument(const DocumentWrite& write) {
         Prepared("INSERT INTO documents(doc_id, asset_id, workspace_path, title, lang, "
                  "source_type, trust_level, parser_version, chunker_version, policy_hash, "
                  "doc_version, schema_version, metadata_json, provenance_json, created_at, "
-                 "updated_at, ingested_at, source_uri) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-                 "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)")
+                 "updated_at, ingested_at, source_uri, first_block_rowid, block_count) VALUES "
+                 "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+                 "?18, ?19, ?20)")
             .Bind(1, doc.doc_id)
             .Bind(2, doc.asset_id)
             .Bind(3, doc.workspace_path)
@@ -240,55 +291,102 @@ Status Store::WriteDocument(const DocumentWrite& write) {
             .Bind(16, doc.metadata.updated_at)
             .Bind(17, now)
             .Bind(18, w.asset.source_uri)
+            .Bind(19, first_block)
+            .Bind(20, static_cast<int64_t>(doc.blocks.size()))
             .Run());
     Statement& tag = Prepared("INSERT OR IGNORE INTO document_tags(doc_id, tag) VALUES (?1, ?2)");
     for (const auto& t : doc.metadata.tags) {
       KEBAB_RETURN_IF_ERROR(tag.Bind(1, doc.doc_id).Bind(2, t).Run());
     }
-    Statement& block = Prepared(
-        "INSERT INTO blocks(block_id, doc_id, kind, heading_path_json, ordinal, "
-        "source_span_json, payload_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-    for (size_t i = 0; i < doc.blocks.size(); ++i) {
-      const Block& b = doc.blocks[i];
-      KEBAB_RETURN_IF_ERROR(block.BindRef(1, b.block_id)
-                                .BindRef(2, doc.doc_id)
-                                .BindRef(3, BlockKindName(b.kind))
-                                .BindRef(4, enc.block_heading[i])
-                                .Bind(5, b.ordinal)
-                                .BindRef(6, enc.block_span[i])
-                                .BindRef(7, enc.block_payload[i])
-                                .Run()
-                                .WithContext("block " + b.block_id));
-    }
-    Statement& chunk = Prepared(
-        "INSERT INTO chunks(chunk_id, doc_id, ordinal, text, heading_path_json, "
-        "section_label, source_spans_json, token_estimate, chunker_version, "
-        "policy_hash, block_ids_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-        "?7, ?8, ?9, ?10, ?11, ?12)");
-    for (size_t i = 0; i < w.chunks.size(); ++i) {
-      const Chunk& c = w.chunks[i];
-      chunk.BindRef(1, c.chunk_id)
-          .BindRef(2, doc.doc_id)
-          .Bind(3, static_cast<int64_t>(i))
-          .BindRef(4, c.text)
-          .BindRef(5, enc.chunk_heading[i]);
-      if (c.section_label.empty()) {
-        chunk.BindNull(6);
-      } else {
-        chunk.Bind(6, c.section_label);
-      }
-      KEBAB_RETURN_IF_ERROR(chunk.BindRef(7, enc.chunk_spans[i])
-                                .Bind(8, c.token_estimate)
-                                .Bind(9, c.chunker_version)
-                                .Bind(10, c.policy_hash)
-                                .BindRef(11, enc.chunk_block_ids[i])
-                                .Bind(12, now)
-                                .Run()
-                                .WithContext("chunk " + c.chunk_id));
-    }
-    return Status::OK();
+    KEBAB_RETURN_IF_ERROR(InsertBlocks(w, first_block));
+    return InsertChunks(w, now);
   };
   return Atomically(body).WithContext(doc.workspace_path);
+}
+
+Result<int64_t> Store::NextBlockRowid() {
+  Statement& q = Prepared("SELECT coalesce(max(block_rowid), 0) + 1 FROM blocks");
+  Status st;
+  int64_t next = 1;
+  if (q.Step(&st)) next = q.ColumnInt(0);
+  q.Reset();
+  if (!st.ok()) return st;
+  return next;
+}
+
+Status Store::InsertBlocks(const DocumentWrite& w, int64_t first_rowid) {
+  const CanonicalDocument& doc = w.doc;
+  const DocumentWrite::Encoded& enc = *w.encoded;
+  Statement& block = Prepared(
+      "INSERT INTO blocks(block_rowid, block_id, doc_id, kind, heading_path_json, ordinal, "
+      "source_span_json, payload_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+  for (size_t i = 0; i < doc.blocks.size(); ++i) {
+    const Block& b = doc.blocks[i];
+    KEBAB_RETURN_IF_ERROR(block.Bind(1, first_rowid + static_cast<int64_t>(i))
+                              .BindRef(2, b.block_id)
+                              .BindRef(3, doc.doc_id)
+                              .BindRef(4, BlockKindName(b.kind))
+                              .BindRef(5, enc.block_heading[i])
+                              .Bind(6, b.ordinal)
+                              .BindRef(7, enc.block_span[i])
+                              .BindRef(8, enc.block_payload[i])
+                              .Run()
+                              .WithContext("block " + b.block_id));
+  }
+  return Status::OK();
+}
+
+Status Store::InsertChunks(const DocumentWrite& w, const std::string& now) {
+  const CanonicalDocument& doc = w.doc;
+  const DocumentWrite::Encoded& enc = *w.encoded;
+  // Rowids are assigned here, above any chunk whose FTS entries still await their deferred
+  // delete: reusing one would let that delete strip the new chunk's terms.
+  int64_t rowid = 0;
+  {
+    Statement& q = Prepared("SELECT coalesce(max(chunk_rowid), 0) FROM chunks");
+    Status st;
+    if (q.Step(&st)) rowid = q.ColumnInt(0);
+    q.Reset();
+    KEBAB_RETURN_IF_ERROR(st);
+    rowid = std::max(rowid, deferred_.max_rowid);
+  }
+  Statement& chunk = Prepared(
+      "INSERT INTO chunks(chunk_rowid, chunk_id, doc_id, ordinal, text, heading_path_json, "
+      "section_label, source_spans_json, token_estimate, chunker_version, "
+      "policy_hash, block_ids_json, created_at) VALUES (?13, ?1, ?2, ?3, ?4, ?5, ?6, "
+      "?7, ?8, ?9, ?10, ?11, ?12)");
+  Statement& fts =
+      Prepared("INSERT INTO chunks_fts(rowid, heading_path_json, text) VALUES (?1, ?2, ?3)");
+  for (size_t i = 0; i < w.chunks.size(); ++i) {
+    const Chunk& c = w.chunks[i];
+    chunk.BindRef(1, c.chunk_id)
+        .BindRef(2, doc.doc_id)
+        .Bind(3, static_cast<int64_t>(i))
+        .BindRef(4, c.text)
+        .BindRef(5, enc.chunk_heading[i]);
+    if (c.section_label.empty()) {
+      chunk.BindNull(6);
+    } else {
+      chunk.Bind(6, c.section_label);
+    }
+    KEBAB_RETURN_IF_ERROR(chunk.BindRef(7, enc.chunk_spans[i])
+                              .Bind(8, c.token_estimate)
+                              .Bind(9, c.chunker_version)
+                              .Bind(10, c.policy_hash)
+                              .BindRef(11, enc.chunk_block_ids[i])
+                              .Bind(12, now)
+                              .Bind(13, ++rowid)
+                              .Run()
+                              .WithContext("chunk " + c.chunk_id));
+    std::optional<text::ScopedTokenReplay> replay;
+    if (i < enc.chunk_text_tokens.size()) {
+      replay.emplace(enc.chunk_heading[i], enc.chunk_heading_tokens[i], c.text,
+                     enc.chunk_text_tokens[i]);
+    }
+    KEBAB_RETURN_IF_ERROR(
+        fts.Bind(1, rowid).BindRef(2, enc.chunk_heading[i]).BindRef(3, c.text).Run());
+  }
+  return Status::OK();
 }
 
 Status Store::PurgePath(const std::string& workspace_path) {
@@ -325,6 +423,7 @@ Status Store::Atomically(const std::function<Status()>& body) {
     // Inside a batch this discards the whole batch (see BeginBatch).
     (void)Exec(db_, "ROLLBACK");
     in_batch_ = false;
+    deferred_ = {};
     return st;
   }
   return own_transaction ? Exec(db_, "COMMIT") : Status::OK();
@@ -340,6 +439,11 @@ Status Store::BeginBatch() {
 Status Store::CommitBatch() {
   if (!in_batch_) return Status::OK();
   in_batch_ = false;
+  Status st = ApplyDeferredDeletes();
+  if (!st.ok()) {
+    (void)Exec(db_, "ROLLBACK");
+    return st;
+  }
   return Exec(db_, "COMMIT");
 }
 

@@ -22,6 +22,7 @@
 #include "core/status.h"
 #include "core/types.h"
 #include "store/sqlite_util.h"
+#include "text/token_stream.h"
 
 namespace kebab::store {
 
@@ -53,12 +54,16 @@ struct DocumentWrite {
     std::string metadata, provenance;
     std::vector<std::string> block_heading, block_span, block_payload;
     std::vector<std::string> chunk_heading, chunk_spans, chunk_block_ids;
+    // Full-text tokens of chunk_heading[i] and chunks[i].text, when EncodeRows had an analyzer.
+    std::vector<text::TokenStream> chunk_heading_tokens, chunk_text_tokens;
   };
   std::optional<Encoded> encoded;
 };
 
-// Fills write->encoded from the document and chunks. Pure; safe on any thread.
-void EncodeRows(DocumentWrite* write);
+// Fills write->encoded from the document and chunks. Pure; safe on any thread. With an
+// analyzer (one per thread), also analyzes the chunks for the full-text index, so the writer
+// only copies their tokens in (text/token_stream.h).
+void EncodeRows(DocumentWrite* write, const text::Analyzer* analyzer = nullptr);
 
 struct DocSummary {
   std::string doc_id, doc_path, title, lang;
@@ -178,12 +183,22 @@ class Store {
   Result<StoreStats> Stats();
   // "ok" or the problems PRAGMA integrity_check reports.
   Result<std::string> IntegrityCheck();
+  // "ok", or what FTS5 found wrong between the full-text index and the chunks.
+  Result<std::string> FullTextIntegrityCheck();
 
  private:
   Store(sqlite3* db, std::string path);
   Status Configure(const StoreOptions& options);
   Result<std::string> DocIdAtPath(const std::string& workspace_path);
+  // Removes a document's rows. Its FTS entries and orphaned asset go at the end of the batch
+  // (at once outside one).
   Status DeleteDocument(const std::string& doc_id);
+  Status ApplyDeferredDeletes();
+  // The first rowid of the next document's blocks (a document's blocks are one range).
+  Result<int64_t> NextBlockRowid();
+  Status InsertBlocks(const DocumentWrite& write, int64_t first_rowid);
+  // Chunk rows and their full-text entries.
+  Status InsertChunks(const DocumentWrite& write, const std::string& now);
   // A prepared statement reused across calls (reset after each use by the caller's Run()).
   Statement& Prepared(std::string_view sql);
   // Runs `body` as one all-or-nothing unit: its own transaction, or part of the open batch.
@@ -194,6 +209,17 @@ class Store {
   std::string stemmer_;
   int schema_version_ = 0;
   bool in_batch_ = false;
+  // Deletes DeleteDocument leaves for the end of the batch (see ApplyDeferredDeletes).
+  struct Deferred {
+    struct FtsDelete {
+      int64_t rowid;
+      std::string heading, text;
+    };
+    std::vector<FtsDelete> fts_deletes;
+    int64_t max_rowid = 0;               // of fts_deletes
+    std::vector<std::string> asset_ids;  // unreferenced ones are dropped
+  };
+  Deferred deferred_;
   std::unordered_map<std::string, std::unique_ptr<Statement>> statements_;
 };
 

@@ -7,6 +7,7 @@
 
 #include "core/ids.h"
 #include "store/migrations.h"
+#include "text/fts5_tokenizer.h"
 
 namespace kebab::store {
 namespace {
@@ -57,7 +58,7 @@ class StoreTest : public ::testing::Test {
       b.text = texts[i];
       b.ordinal = static_cast<int>(i);
       b.span = SourceSpan::Lines(line, line);
-      b.block_id = BlockId(d.doc_id, "paragraph", {}, b.ordinal, b.span.ToJson());
+      b.block_id = BlockId(d.doc_id, "paragraph", {}, b.ordinal, b.span);
       d.blocks.push_back(b);
       Chunk c;
       c.doc_id = d.doc_id;
@@ -117,6 +118,112 @@ TEST_F(StoreTest, WriteSearchAndReplace) {
   EXPECT_EQ(stats->doc_count, 2);
   EXPECT_EQ(stats->chunk_count, 2);
   EXPECT_EQ(stats->fts_rows, 2);
+}
+
+TEST_F(StoreTest, BlocksOfEachDocumentSurviveReplacingItsNeighbour) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  const DocumentWrite a = MakeDoc("a.md", {"a one", "a two"});
+  const DocumentWrite b = MakeDoc("b.md", {"b one"});
+  ASSERT_TRUE(s->WriteDocument(a).ok());
+  ASSERT_TRUE(s->WriteDocument(b).ok());
+  const DocumentWrite a2 = MakeDoc("a.md", {"new one", "new two", "new three"}, "v2");
+  ASSERT_TRUE(s->WriteDocument(a2).ok());
+
+  auto texts = [&](const std::string& doc_id) {
+    std::vector<std::string> out;
+    auto doc = s->GetDocument(doc_id);
+    EXPECT_TRUE(doc.ok() && doc->has_value());
+    if (doc.ok() && doc->has_value()) {
+      for (const Block& blk : (*doc)->doc.blocks) out.push_back(blk.text);
+    }
+    return out;
+  };
+  EXPECT_EQ(texts(a2.doc.doc_id), (std::vector<std::string>{"new one", "new two", "new three"}));
+  EXPECT_EQ(texts(b.doc.doc_id), (std::vector<std::string>{"b one"}));
+  auto stats = s->Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->block_count, 4);
+  EXPECT_EQ(stats->fts_rows, 4);
+  EXPECT_TRUE(Search(*s, "\"a one\"").empty());
+}
+
+// A database written by schema v1 (FTS triggers, blocks indexed by doc_id) opens, migrates,
+// and keeps serving and replacing its documents.
+TEST_F(StoreTest, UpgradesAVersionOneDatabase) {
+  fs::create_directories(dir_);
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    ASSERT_TRUE(text::RegisterKebabTokenizer(db, "english").ok());
+    ASSERT_TRUE(ApplyMigrations(db, 1).ok());
+    auto v = CurrentSchemaVersion(db);
+    ASSERT_TRUE(v.ok());
+    EXPECT_EQ(*v, 1);
+    const char* rows =
+        "INSERT INTO assets VALUES ('as1', '/ws/old.md', 'old.md', 'markdown', 5, 'c', "
+        "'reference', '/ws/old.md', 't');"
+        "INSERT INTO documents(doc_id, asset_id, workspace_path, source_uri, title, lang, "
+        "source_type, trust_level, parser_version, doc_version, schema_version, metadata_json, "
+        "provenance_json, created_at, updated_at, ingested_at) VALUES ('d1', 'as1', 'old.md', "
+        "'/ws/old.md', 'Old', 'en', 'markdown', 'primary', 'p1', 1, 1, '{}', '[]', 't', 't', "
+        "'t');"
+        "INSERT INTO blocks(block_id, doc_id, kind, heading_path_json, ordinal, "
+        "source_span_json, payload_json) VALUES "
+        "('b2', 'd1', 'paragraph', '[]', 1, '{\"end\":3,\"kind\":\"line\",\"start\":3}', "
+        "'{\"text\":\"second\"}'),"
+        "('b1', 'd1', 'paragraph', '[]', 0, '{\"end\":1,\"kind\":\"line\",\"start\":1}', "
+        "'{\"text\":\"first\"}');"
+        "INSERT INTO chunks(chunk_id, doc_id, ordinal, text, heading_path_json, "
+        "source_spans_json, token_estimate, chunker_version, policy_hash, block_ids_json, "
+        "created_at) VALUES ('c1', 'd1', 0, 'legacy zebra text', '[]', '[]', 3, 'md-heading-v2', "
+        "'ph', '[\"b1\",\"b2\"]', 't');";
+    ASSERT_EQ(sqlite3_exec(db, rows, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  auto s = Open();
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->schema_version(), LatestSchemaVersion());
+  auto doc = s->GetDocument("d1");
+  ASSERT_TRUE(doc.ok() && doc->has_value());
+  ASSERT_EQ((*doc)->doc.blocks.size(), 2u);
+  EXPECT_EQ((*doc)->doc.blocks[0].text, "first");
+  EXPECT_EQ((*doc)->doc.blocks[1].text, "second");
+  EXPECT_EQ(Search(*s, "zebra").size(), 1u);
+
+  // Replacing it removes the old chunk from the index (the trigger that used to do it is gone).
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("old.md", {"fresh giraffe"}, "v2")).ok());
+  EXPECT_TRUE(Search(*s, "zebra").empty());
+  EXPECT_EQ(Search(*s, "giraffe").size(), 1u);
+  auto stats = s->Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->block_count, 1);
+  EXPECT_EQ(stats->fts_rows, 1);
+  auto ic = s->IntegrityCheck();
+  ASSERT_TRUE(ic.ok());
+  EXPECT_EQ(*ic, "ok");
+  auto fts = s->FullTextIntegrityCheck();
+  ASSERT_TRUE(fts.ok());
+  EXPECT_EQ(*fts, "ok");
+}
+
+// Inside a batch a replaced document's FTS entries are removed at commit; the new chunks must
+// not reuse the old rowids meanwhile, or that late delete would strip terms they share.
+TEST_F(StoreTest, ReplacingTheNewestDocumentInABatchKeepsSharedTerms) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"shared alpha"})).ok());
+  ASSERT_TRUE(s->BeginBatch().ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"shared beta"}, "v2")).ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"shared gamma"}, "v3")).ok());
+  ASSERT_TRUE(s->CommitBatch().ok());
+  EXPECT_EQ(Search(*s, "shared").size(), 1u);
+  EXPECT_EQ(Search(*s, "gamma").size(), 1u);
+  EXPECT_TRUE(Search(*s, "alpha").empty());
+  EXPECT_TRUE(Search(*s, "beta").empty());
+  auto fts = s->FullTextIntegrityCheck();
+  ASSERT_TRUE(fts.ok());
+  EXPECT_EQ(*fts, "ok");
 }
 
 TEST_F(StoreTest, PurgeRemovesEverything) {

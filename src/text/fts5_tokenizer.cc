@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "text/analyzer.h"
+#include "text/token_stream.h"
 
 namespace kebab::text {
 namespace {
@@ -64,6 +65,11 @@ int Tokenize(Fts5Tokenizer* tokenizer, void* ctx, int flags, const char* text, i
     const std::string_view input(text, static_cast<size_t>(n_text));
     if ((flags & FTS5_TOKENIZE_PREFIX) != 0) {
       analyzer->TokenizeUnstemmed(input, sink);
+    } else if (const TokenStream* recorded =
+                   (flags & FTS5_TOKENIZE_DOCUMENT) != 0
+                       ? FindTokenReplay(input, analyzer->options().stemmer)
+                       : nullptr) {
+      recorded->Replay(sink);
     } else {
       analyzer->Tokenize(input, sink);
     }
