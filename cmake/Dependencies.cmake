@@ -45,6 +45,7 @@ if(KEBAB_STATIC_DEPS)
   set_target_properties(PkgConfig::TOMLPP PROPERTIES INTERFACE_LINK_LIBRARIES "" INTERFACE_COMPILE_OPTIONS ""
                         INTERFACE_COMPILE_DEFINITIONS "TOML_HEADER_ONLY=1")
 endif()
+# libcld2 is opened at run time by parse/language.cc (dlopen); only its headers are used here.
 find_library(CLD2_LIB cld2 REQUIRED)
 find_path(CLD2_INCLUDE_DIR cld2/public/compact_lang_det.h REQUIRED)
 

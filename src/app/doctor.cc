@@ -5,6 +5,7 @@
 
 #include "app/admin.h"
 #include "app/internal_store.h"
+#include "embed/open.h"
 #include "store/migrations.h"
 
 namespace kebab::app {
@@ -74,12 +75,21 @@ DoctorReport Doctor(const config::Config* config, const Status& load_status,
       }
     }
   }
-  // Models arrive with later capabilities; until then they are reported, not failed.
-  add("embedding_model", true,
-      config->embedding.provider == "none"
-          ? "not configured (lexical search only)"
-          : config->embedding.provider + ":" + config->embedding.model +
-                " (not used by this build: lexical search only)");
+  if (config->embedding.provider == "none") {
+    add("embedding_model", true, "not configured (lexical search only)");
+  } else {
+    // Loading is the health check: a local model must open, a server must answer.
+    auto embedder = embed::OpenEmbedder(*config);
+    if (embedder.ok()) {
+      const embed::SpaceInfo& space = (*embedder)->space();
+      add("embedding_model", true,
+          space.provider + ":" + space.model + " (" + std::to_string(space.dimensions) +
+              " dims, space " + space.version + ")");
+    } else {
+      add("embedding_model", false, embedder.status().message(), embedder.status().hint());
+    }
+  }
+  // The LLM arrives with `kebab ask`; until then it is reported, not checked.
   add("llm", true,
       config->llm.provider == "none"
           ? "not configured (`kebab ask` unavailable)"

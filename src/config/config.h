@@ -59,6 +59,10 @@ struct EmbeddingConfig {
   int dimensions = 0;
   int batch_size = 64;
   std::string endpoint;
+  int threads = 0;                       // llama: 0 = all cores
+  std::string query_prefix = "auto";     // "auto" = the model family's (e5: "query: ")
+  std::string document_prefix = "auto";  // "auto" = the model family's (e5: "passage: ")
+  int request_timeout_secs = 60;         // ollama/openai
 
   bool operator==(const EmbeddingConfig&) const = default;
 };

@@ -90,6 +90,16 @@ constexpr KeySpec kKeys[] = {
      "Texts embedded per request. An integer >= 1."},
     {"models.embedding", "endpoint", KEBAB_FIELD(embedding.endpoint), false,
      "Server URL for ollama/openai; empty = use models.llm.endpoint."},
+    {"models.embedding", "threads", KEBAB_FIELD(embedding.threads), false,
+     "CPU threads for the llama provider; 0 = all cores. An integer >= 0."},
+    {"models.embedding", "query_prefix", KEBAB_FIELD(embedding.query_prefix), false,
+     "Text put before every search query; \"auto\" = the model family's\n"
+     "(e5: \"query: \", nomic-embed: \"search_query: \", others none)."},
+    {"models.embedding", "document_prefix", KEBAB_FIELD(embedding.document_prefix), false,
+     "Text put before every indexed chunk; \"auto\" = the model family's\n"
+     "(e5: \"passage: \", nomic-embed: \"search_document: \", others none)."},
+    {"models.embedding", "request_timeout_secs", KEBAB_FIELD(embedding.request_timeout_secs), false,
+     "Seconds to wait for an ollama/openai embedding response. An integer >= 1."},
 
     {"models.llm", "provider", KEBAB_FIELD(llm.provider), false,
      "\"none\" (answers disabled), \"llama\" (a GGUF model run in-process),\n"

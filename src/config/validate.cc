@@ -125,6 +125,8 @@ Status Validate(const Config& config) {
   p.OneOf("models.embedding.provider", config.embedding.provider, kProviders);
   p.AtLeast("models.embedding.dimensions", config.embedding.dimensions, 0);
   p.AtLeast("models.embedding.batch_size", config.embedding.batch_size, 1);
+  p.AtLeast("models.embedding.threads", config.embedding.threads, 0);
+  p.AtLeast("models.embedding.request_timeout_secs", config.embedding.request_timeout_secs, 1);
 
   p.OneOf("models.llm.provider", config.llm.provider, kProviders);
   p.AtLeast("models.llm.context_tokens", config.llm.context_tokens, 1);

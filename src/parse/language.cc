@@ -1,13 +1,46 @@
 #include "parse/language.h"
 
+#include <dlfcn.h>
+
 // compact_lang_det.h uses FILE without including <cstdio>, so that comes first.
 #include <cstdio>
-// CLD2's public API.
+// CLD2's public API (types only: the library itself is loaded on first use).
 #include <cld2/public/compact_lang_det.h>
+
+#include <mutex>
 
 #include "core/unicode.h"
 
 namespace kebab::parse {
+namespace {
+
+// libcld2 exists only as a shared library, and it drags the shared libstdc++ in with it.
+// Only ingest detects languages, so it is opened on first use rather than linked: every
+// `kebab search` process would otherwise pay for loading and relocating both.
+struct Cld2 {
+  decltype(static_cast<CLD2::Language (*)(const char*, int, bool, CLD2::Language*, int*, int*,
+                                          bool*)>(&CLD2::ExtDetectLanguageSummary)) detect =
+      nullptr;
+  decltype(&CLD2::LanguageCode) code = nullptr;
+};
+
+const Cld2& LoadCld2() {
+  static Cld2 cld2;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen("libcld2.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) return;
+    // The C++ (Itanium ABI) names of the two functions used, in CLD2 0.0.197.
+    cld2.detect = reinterpret_cast<decltype(cld2.detect)>(
+        dlsym(lib, "_ZN4CLD224ExtDetectLanguageSummaryEPKcibPNS_8LanguageEPiS4_Pb"));
+    cld2.code =
+        reinterpret_cast<decltype(cld2.code)>(dlsym(lib, "_ZN4CLD212LanguageCodeENS_8LanguageE"));
+    if (cld2.detect == nullptr || cld2.code == nullptr) cld2 = {};
+  });
+  return cld2;
+}
+
+}  // namespace
 
 std::string DetectLanguage(std::string_view text) {
   // CLD2 takes an int length and wants valid UTF-8; a document's language shows in its first
@@ -25,9 +58,11 @@ std::string DetectLanguage(std::string_view text) {
   int percent3[3];
   int text_bytes = 0;
   bool reliable = false;
-  CLD2::Language summary = CLD2::ExtDetectLanguageSummary(
-      text.data(), static_cast<int>(text.size()),
-      /*is_plain_text=*/true, top3, percent3, &text_bytes, &reliable);
+  const Cld2& cld2 = LoadCld2();
+  if (cld2.detect == nullptr) return "und";
+  CLD2::Language summary =
+      cld2.detect(text.data(), static_cast<int>(text.size()),
+                  /*is_plain_text=*/true, top3, percent3, &text_bytes, &reliable);
   // The summary demotes English whenever another language has a share (a rule for web pages
   // with English boilerplate); a note that is 80% English with a Korean section is English,
   // so take the language with the most text.
@@ -37,7 +72,7 @@ std::string DetectLanguage(std::string_view text) {
   }
   // CLD2 codes are ISO 639-1 where one exists, sometimes with a script or region suffix
   // ("zh-Hant"); keep the language part only.
-  std::string_view code = CLD2::LanguageCode(language);
+  std::string_view code = cld2.code(language);
   code = code.substr(0, code.find('-'));
   return code.empty() ? "und" : std::string(code);
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds llama.cpp once as static CPU libraries (plus llama-server, for the tests) and caches
+# the result outside the repository, keyed by the source version and the build options, so a
+# fresh clone reuses it and a version bump rebuilds it.
+#
+# Source: the npm package node-llama-cpp ships llama.cpp as a git bundle
+# (package/llama/gitRelease.bundle); npm's registry is reachable where GitHub is not.
+#
+# Usage: scripts/build-llama.sh            prints the install prefix on stdout
+# Env:   KEBAB_DEPS_CACHE  cache root (default ${XDG_CACHE_HOME:-~/.cache}/kebab-deps)
+#        JOBS              parallel build jobs (default: nproc)
+set -euo pipefail
+
+NODE_LLAMA_CPP_VERSION=3.22.1
+LLAMA_COMMIT=de3ff815ea7d559ee917f063901b8986f038abc6
+# x86-64-v3 (AVX2/FMA/F16C) rather than -march=native: the binary must run on other machines
+# than the one that built it. No OpenMP (ggml's own thread pool; no libgomp at run time), no
+# network code in the library, no web UI download.
+CMAKE_OPTIONS=(
+  -DCMAKE_BUILD_TYPE=Release
+  -DBUILD_SHARED_LIBS=OFF
+  -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+  -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+  -DGGML_OPENMP=OFF
+  -DLLAMA_OPENSSL=OFF
+  -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF
+  -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON
+  -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF
+)
+
+CACHE_ROOT=${KEBAB_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kebab-deps}
+OPTIONS_KEY=$(printf '%s\n' "${CMAKE_OPTIONS[@]}" | sha256sum | cut -c1-12)
+PREFIX="$CACHE_ROOT/llama.cpp-$NODE_LLAMA_CPP_VERSION-$OPTIONS_KEY"
+
+if [[ -f "$PREFIX/.complete" ]]; then
+  echo "$PREFIX"
+  exit 0
+fi
+
+log() { echo "build-llama: $*" >&2; }
+for tool in npm git cmake; do
+  command -v "$tool" >/dev/null || { log "needs $tool (scripts/setup.sh installs it)"; exit 1; }
+done
+
+mkdir -p "$CACHE_ROOT"
+WORK=$(mktemp -d "$CACHE_ROOT/.build-XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+log "fetching node-llama-cpp@$NODE_LLAMA_CPP_VERSION from npm"
+(cd "$WORK" && npm pack "node-llama-cpp@$NODE_LLAMA_CPP_VERSION" --silent >/dev/null)
+tar -xzf "$WORK/node-llama-cpp-$NODE_LLAMA_CPP_VERSION.tgz" -C "$WORK" package/llama/gitRelease.bundle
+git clone -q "$WORK/package/llama/gitRelease.bundle" "$WORK/src" 2>/dev/null
+got=$(git -C "$WORK/src" rev-parse HEAD)
+if [[ "$got" != "$LLAMA_COMMIT" ]]; then
+  log "unexpected llama.cpp commit $got (want $LLAMA_COMMIT)"
+  exit 1
+fi
+
+log "building llama.cpp ${LLAMA_COMMIT:0:10} (a few minutes, once per version)"
+cmake -S "$WORK/src" -B "$WORK/build" -G Ninja "${CMAKE_OPTIONS[@]}" >"$WORK/configure.log" 2>&1 ||
+  { cat "$WORK/configure.log" >&2; exit 1; }
+cmake --build "$WORK/build" -j "${JOBS:-$(nproc)}" --target llama ggml llama-server \
+  >"$WORK/build.log" 2>&1 || { tail -50 "$WORK/build.log" >&2; exit 1; }
+
+STAGE="$WORK/prefix"
+mkdir -p "$STAGE/lib" "$STAGE/include" "$STAGE/bin" "$STAGE/models"
+find "$WORK/build" -name 'lib*.a' \( -name 'libllama.a' -o -name 'libggml*.a' \) \
+  -exec cp {} "$STAGE/lib/" \;
+cp "$WORK/src/include/llama.h" "$WORK/src/ggml/include/"*.h "$STAGE/include/"
+cp "$WORK/build/bin/llama-server" "$STAGE/bin/"
+# Vocab-only GGUFs: the tests build tiny random-weight models of real architectures from them.
+cp "$WORK/src/models/ggml-vocab-"*.gguf "$STAGE/models/"
+cp "$WORK/src/LICENSE" "$STAGE/LICENSE.llama.cpp"
+echo "node-llama-cpp@$NODE_LLAMA_CPP_VERSION llama.cpp@$LLAMA_COMMIT" >"$STAGE/VERSION"
+touch "$STAGE/.complete"
+
+rm -rf "$PREFIX"
+mv "$STAGE" "$PREFIX"
+log "cached in $PREFIX"
+echo "$PREFIX"
