@@ -14,11 +14,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "app/embed_stage.h"
 #include "app/internal_store.h"
 #include "chunk/md_heading.h"
 #include "core/hash.h"
 #include "core/ids.h"
 #include "core/time.h"
+#include "embed/open.h"
 #include "parse/markdown.h"
 #include "source/walker.h"
 #include "text/analyzer.h"
@@ -440,6 +442,15 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   for (auto& t : threads) t.join();
   if (write_status.ok()) write_status = flush();
   KEBAB_RETURN_IF_ERROR(write_status);
+
+  if (config.embedding.provider != "none" && !Cancelled(cancel)) {
+    // Lexical results are committed by now; a model that cannot load fails the run with its
+    // own error, and the next ingest fills in the vectors.
+    KEBAB_ASSIGN_OR_RETURN(auto embedder, embed::OpenEmbedder(config));
+    const int64_t before = counts.embeddings_indexed;
+    KEBAB_RETURN_IF_ERROR(EmbedMissingChunks(config, *store, *embedder, emit, cancel, &counts));
+    if (counts.embeddings_indexed > before) KEBAB_RETURN_IF_ERROR(note_change());
+  }
 
   report.aborted = Cancelled(cancel) && idx < total;
   report.skipped_by_reason = tally.counts;

@@ -47,6 +47,8 @@ struct IngestEvent {
     kAssetStarted,
     kAssetFinished,
     kPurged,
+    kEmbedBatchStarted,
+    kEmbedBatchFinished,
     kCompleted,
     kAborted
   };
@@ -58,8 +60,8 @@ struct IngestEvent {
   std::string path;     // asset_*, purged
   std::string media;    // asset_started
   std::string result;   // asset_finished: new | updated | unchanged | skipped | error
-  int chunks = 0;       // asset_finished
-  int64_t ms = 0;       // asset_finished
+  int chunks = 0;       // asset_finished; embed_batch_*: texts in the batch
+  int64_t ms = 0;       // asset_finished, embed_batch_finished
   IngestCounts counts;  // completed / aborted
 };
 

@@ -2,10 +2,12 @@
 
 #include <fstream>
 
+#include "app/embed_stage.h"
 #include "app/internal_store.h"
 #include "core/hash.h"
 #include "core/ids.h"
 #include "core/unicode.h"
+#include "embed/open.h"
 
 namespace kebab::app {
 namespace {
@@ -184,13 +186,36 @@ Result<FetchResult> FetchSpan(const config::Config& config, const std::string& d
 }
 
 Result<search::SearchResponse> Search(const config::Config& config, search::SearchRequest request) {
-  if (request.mode != SearchMode::kLexical) {
+  if (request.mode != SearchMode::kLexical && config.embedding.provider == "none") {
     return InvalidInput(std::string("--mode ") + std::string(SearchModeName(request.mode)) +
                             " needs an embedding model, and none is configured",
                         "use --mode lexical, or set [models.embedding] in the config");
   }
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
-  return search::LexicalSearch(*store, request);
+  if (request.mode == SearchMode::kLexical) return search::LexicalSearch(*store, request);
+
+  KEBAB_ASSIGN_OR_RETURN(auto embedder, embed::OpenEmbedder(config));
+  const store::SpaceKey key = SpaceKeyOf(*embedder, config);
+  KEBAB_ASSIGN_OR_RETURN(auto space, store->FindSpace(key));
+  if (!space || space->vector_count == 0) {
+    std::string have;
+    KEBAB_ASSIGN_OR_RETURN(auto spaces, store->ListSpaces());
+    for (const auto& s : spaces) {
+      if (s.vector_count == 0) continue;
+      have += (have.empty() ? "" : ", ") + s.key.provider + ":" + s.key.model + " " +
+              s.key.version + " (" + std::to_string(s.key.dimensions) + " dims)";
+    }
+    return Status(ErrorCode::kNotIndexed,
+                  "the index has no vectors from " + key.provider + ":" + key.model + " " +
+                      key.version + " (" + std::to_string(key.dimensions) + " dims)" +
+                      (have.empty() ? std::string() : "; it has vectors from " + have),
+                  "run `kebab ingest` to embed the chunks with the configured model, or search "
+                  "with --mode lexical");
+  }
+  KEBAB_ASSIGN_OR_RETURN(std::vector<embed::Vector> query,
+                         embedder->Embed({request.query}, embed::Purpose::kQuery));
+  search::VectorQuery vq{space->space_id, std::move(query.at(0)), key.model};
+  return search::SemanticSearch(*store, request, vq, config.search.rrf_k);
 }
 
 }  // namespace kebab::app

@@ -57,7 +57,7 @@ int ExitCodeFor(const Status&) {
 }
 
 json SearchHit(const search::SearchHit& h, const std::string& index_version, bool explain,
-               const std::string& match_expression) {
+               const std::string& match_expression, const std::string& embedding_model) {
   const Chunk& c = h.chunk.chunk;
   json citation = h.citation.ToWire();
   citation["indexed_at"] = h.chunk.indexed_at;
@@ -82,20 +82,23 @@ json SearchHit(const search::SearchHit& h, const std::string& index_version, boo
               {"lexical_rank", NullOr(h.retrieval.lexical_rank)},
               {"vector_rank", NullOr(h.retrieval.vector_rank)}}},
             {"index_version", index_version},
-            {"embedding_model", nullptr},
+            {"embedding_model", NullIfEmpty(embedding_model)},
             {"chunker_version", c.chunker_version},
             {"indexed_at", h.chunk.indexed_at},
             {"lang", h.lang},
             {"source_type", h.source_type},
             {"trust_level", h.trust_level}};
   if (explain) {
-    j["explain"] = {{"match_expression", match_expression},
-                    {"lexical",
-                     {{"rank", NullOr(h.retrieval.lexical_rank)},
-                      {"bm25", NullOr(h.retrieval.lexical_score)},
-                      {"normalized", h.score}}},
-                    {"token_estimate", c.token_estimate},
-                    {"policy_hash", c.policy_hash}};
+    j["explain"] = {
+        {"match_expression", match_expression},
+        {"lexical",
+         {{"rank", NullOr(h.retrieval.lexical_rank)},
+          {"bm25", NullOr(h.retrieval.lexical_score)},
+          {"normalized", h.score}}},
+        {"vector",
+         {{"rank", NullOr(h.retrieval.vector_rank)}, {"cosine", NullOr(h.retrieval.vector_score)}}},
+        {"token_estimate", c.token_estimate},
+        {"policy_hash", c.policy_hash}};
   }
   return j;
 }
@@ -103,7 +106,7 @@ json SearchHit(const search::SearchHit& h, const std::string& index_version, boo
 json SearchResponse(const search::SearchResponse& r, bool explain) {
   json hits = json::array();
   for (const auto& h : r.hits)
-    hits.push_back(SearchHit(h, r.index_version, explain, r.match_expression));
+    hits.push_back(SearchHit(h, r.index_version, explain, r.match_expression, r.embedding_model));
   json j = {{"schema_version", "search_response.v1"},
             {"query", r.query},
             {"mode", SearchModeName(r.mode)},
@@ -213,6 +216,7 @@ json IngestReport(const app::IngestReport& r) {
             {"errors", c.errors},
             {"purged", c.purged},
             {"chunks_indexed", c.chunks_indexed},
+            {"embeddings_indexed", c.embeddings_indexed},
             {"duration_ms", r.duration_ms},
             {"aborted", r.aborted},
             {"corpus_revision", r.corpus_revision},
@@ -277,6 +281,15 @@ json IngestProgress(const IngestEvent& e) {
     case K::kPurged:
       j["kind"] = "purged";
       j["path"] = e.path;
+      break;
+    case K::kEmbedBatchStarted:
+      j["kind"] = "embed_batch_started";
+      j["n_chunks"] = e.chunks;
+      break;
+    case K::kEmbedBatchFinished:
+      j["kind"] = "embed_batch_finished";
+      j["n_chunks"] = e.chunks;
+      j["ms"] = e.ms;
       break;
     case K::kCompleted:
     case K::kAborted:

@@ -16,7 +16,7 @@ using nlohmann::json;
 
 json Error(const Status& status);
 json SearchHit(const search::SearchHit& hit, const std::string& index_version, bool explain,
-               const std::string& match_expression);
+               const std::string& match_expression, const std::string& embedding_model = "");
 json SearchResponse(const search::SearchResponse& response, bool explain);
 json DocSummary(const store::DocSummary& doc);
 json ChunkInspection(const store::StoredChunk& chunk);

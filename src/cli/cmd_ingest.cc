@@ -42,8 +42,10 @@ void PrintReport(const Output& out, const app::IngestReport& r) {
            std::to_string(c.scanned) + "  new " + std::to_string(c.new_docs) + "  updated " +
            std::to_string(c.updated) + "  unchanged " + std::to_string(c.unchanged) + "  skipped " +
            std::to_string(c.skipped) + "  errors " + std::to_string(c.errors) + "  purged " +
-           std::to_string(c.purged) + "  chunks " + std::to_string(c.chunks_indexed) + "  (" +
-           timing + ")");
+           std::to_string(c.purged) + "  chunks " + std::to_string(c.chunks_indexed) +
+           (c.embeddings_indexed > 0 ? "  embedded " + std::to_string(c.embeddings_indexed)
+                                     : std::string()) +
+           "  (" + timing + ")");
   for (const auto& [reason, n] : r.skipped_by_reason) {
     std::string line = "  skipped " + reason + ": " + std::to_string(n);
     auto ex = r.skip_examples.find(reason);

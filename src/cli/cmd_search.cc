@@ -36,10 +36,15 @@ Status ParseList(const std::vector<std::string>& values, const char* flag, Parse
 Result<search::SearchRequest> BuildRequest(const SearchArgs& a, const config::Config& config) {
   search::SearchRequest r;
   for (const auto& w : a.words) r.query += (r.query.empty() ? "" : " ") + w;
-  auto mode = ParseSearchMode(a.mode);
-  if (!mode)
-    return InvalidInput("unknown --mode '" + a.mode + "'", "use lexical, vector or hybrid");
-  r.mode = *mode;
+  if (a.mode.empty()) {
+    r.mode = config.embedding.provider == "none" ? SearchMode::kLexical : SearchMode::kHybrid;
+  } else {
+    auto mode = ParseSearchMode(a.mode);
+    if (!mode) {
+      return InvalidInput("unknown --mode '" + a.mode + "'", "use lexical, vector or hybrid");
+    }
+    r.mode = *mode;
+  }
   if (a.k && *a.k < 1) return InvalidInput("--k must be at least 1");
   r.k = a.k.value_or(config.search.default_k);
   r.snippet_chars = a.snippet_chars > 0 ? a.snippet_chars : config.search.snippet_chars;
@@ -98,11 +103,28 @@ void PrintHuman(const Output& out, const search::SearchResponse& r, bool explain
     if (!heading.empty()) out.Line("    " + out.Dim(heading));
     out.Line("    " + Highlight(out, h.snippet));
     if (explain) {
-      std::snprintf(buf, sizeof buf, "rank %d  score %.3f", h.retrieval.lexical_rank.value_or(0),
-                    h.retrieval.lexical_score.value_or(0));
-      out.Line("    ├ lexical (bm25)  " + std::string(buf));
+      auto channel = [&](const char* name, std::optional<int> rank, std::optional<double> score) {
+        if (rank) {
+          std::snprintf(buf, sizeof buf, "rank %d  score %.3f", *rank, score.value_or(0));
+        } else {
+          std::snprintf(buf, sizeof buf, "not in this channel's candidates");
+        }
+        out.Line(std::string("    ├ ") + name + std::string(buf));
+      };
+      if (h.retrieval.method != SearchMode::kVector) {
+        channel("lexical (bm25)  ", h.retrieval.lexical_rank, h.retrieval.lexical_score);
+      }
+      if (h.retrieval.method != SearchMode::kLexical) {
+        channel("vector (cosine) ", h.retrieval.vector_rank, h.retrieval.vector_score);
+      }
       std::snprintf(buf, sizeof buf, "%.3f", h.score);
-      out.Line("    └ normalized      s/(1+s) = " + std::string(buf));
+      if (h.retrieval.method == SearchMode::kHybrid) {
+        out.Line("    └ rrf fusion      (Σ 1/(k+rank)) / (2/(k+1)) = " + std::string(buf));
+      } else if (h.retrieval.method == SearchMode::kLexical) {
+        out.Line("    └ normalized      s/(1+s) = " + std::string(buf));
+      } else {
+        out.Line("    └ cosine          " + std::string(buf));
+      }
       out.Line("    chunker " + h.chunk.chunk.chunker_version + "  chunk_id " +
                h.chunk.chunk.chunk_id);
     }

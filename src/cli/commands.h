@@ -26,7 +26,7 @@ struct IngestArgs {
 struct SearchArgs {
   std::vector<std::string> words;
   std::optional<int> k;
-  std::string mode = "lexical";
+  std::string mode;  // empty: hybrid with an embedding model configured, else lexical
   std::vector<std::string> tags, media, doc_ids, source_types;
   std::string lang, path_glob, trust_min, ingested_after, cursor;
   int max_tokens = 0;

@@ -124,7 +124,9 @@ int Main(int argc, char** argv) {
       "'…' in single quotes passes raw FTS5 syntax (e.g. 'rust NEAR/5 ownership').");
   search->add_option("query", s.words, "Words to search for")->required();
   search->add_option("-k,--k", s.k, "Number of hits (default search.default_k)");
-  search->add_option("--mode", s.mode, "lexical (vector and hybrid need an embedding model)");
+  search->add_option("--mode", s.mode,
+                     "lexical, vector or hybrid (default: hybrid when models.embedding is\n"
+                     "configured, else lexical)");
   search->add_option("--tag", s.tags, "Only documents with any of these tags (repeatable)")
       ->expected(1)
       ->take_all();

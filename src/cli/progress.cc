@@ -30,6 +30,11 @@ void ProgressBar::OnEvent(const app::IngestEvent& e) {
       done_ = e.idx;
       Draw(false);
       break;
+    case K::kEmbedBatchStarted:
+      embedded_ += e.chunks;
+      current_ = "embedding chunks (" + std::to_string(embedded_) + " so far)";
+      Draw(true);
+      break;
     default:
       break;
   }

@@ -32,4 +32,13 @@ std::string ToHex(const unsigned char* bytes, size_t len) {
   return out;
 }
 
+std::string Blake3Key16(std::string_view data) {
+  blake3_hasher h;
+  blake3_hasher_init(&h);
+  blake3_hasher_update(&h, data.data(), data.size());
+  std::string out(16, '\0');
+  blake3_hasher_finalize(&h, reinterpret_cast<uint8_t*>(out.data()), out.size());
+  return out;
+}
+
 }  // namespace kebab

@@ -25,6 +25,9 @@ class Blake3 {
 // 64-char lowercase hex BLAKE3 of `data`.
 std::string Blake3Hex(std::string_view data);
 
+// The first 16 bytes of BLAKE3(data), raw: a compact key for content (e.g. embedded text).
+std::string Blake3Key16(std::string_view data);
+
 // Lowercase hex encoding of raw bytes.
 std::string ToHex(const unsigned char* bytes, size_t len);
 

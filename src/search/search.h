@@ -1,6 +1,6 @@
-// Search (spec §1.5, §2.2, §3.7): turns a user query into ranked, cited hits. This issue
-// ships the lexical retriever (FTS5 + BM25 with the kebab tokenizer); vector and hybrid
-// retrieval plug in beside it. Results are deterministic: ties break on chunk id.
+// Search (spec §1.5, §2.2, §3.7): turns a user query into ranked, cited hits, lexically
+// (FTS5 + BM25 with the kebab tokenizer), by vector similarity in an embedding space, or both
+// fused by normalized RRF. Results are deterministic: ties break on chunk id.
 #pragma once
 
 #include <optional>
@@ -53,6 +53,7 @@ struct SearchResponse {
   int64_t corpus_revision = 0;
   std::string index_version;
   std::string match_expression;  // what FTS5 ran (for --explain)
+  std::string embedding_model;   // the space searched (vector and hybrid modes)
   std::optional<std::string> hint;
   double elapsed_ms = 0;
 };
@@ -64,6 +65,19 @@ std::string LexicalIndexVersion(const std::string& stemmer);
 // (BM25 ranks chunks with the phrase and with more words first); a query wrapped in single
 // quotes is passed through as raw FTS5 syntax. Empty queries → kInvalidInput.
 Result<std::string> BuildMatchExpression(std::string_view query);
+
+// The query's vector in the embedding space to search (the caller embeds the query).
+struct VectorQuery {
+  int64_t space_id = 0;
+  std::vector<float> vector;  // unit length
+  std::string model;          // names the space in index_version
+};
+
+// Runs a vector (request.mode kVector: score = cosine) or hybrid (kHybrid: score = normalized
+// RRF of the lexical and vector ranks, rrf_k from the config) search. Filters apply inside
+// both channels. Errors as LexicalSearch.
+Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& request,
+                                      const VectorQuery& query, int rrf_k);
 
 // Runs a lexical search. Errors: kInvalidInput (bad syntax, bad cursor), kStaleCursor (the
 // corpus changed since the cursor was issued), store errors.

@@ -97,17 +97,31 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
     if (!st.ok()) return MapMatchError(st);
   }
 
+  std::vector<int64_t> rowids;
+  for (const Ranked& r : ranked) rowids.push_back(r.rowid);
+  KEBAB_ASSIGN_OR_RETURN(std::vector<LexicalRow> rows, ChunksByRowid(rowids));
+  // A chunk deleted since it was ranked is simply missing from `rows`.
+  size_t r = 0;
+  for (LexicalRow& row : rows) {
+    while (r < ranked.size() && ranked[r].rowid != row.chunk_rowid) ++r;
+    if (r < ranked.size()) row.bm25 = ranked[r].score;
+  }
+  return rows;
+}
+
+Result<std::vector<LexicalRow>> Store::ChunksByRowid(const std::vector<int64_t>& rowids) {
   std::vector<LexicalRow> rows;
   Statement hydrate(db_, "SELECT " + ChunkSelectColumns() +
                              ", d.lang, d.source_type, d.trust_level FROM chunks c JOIN "
                              "documents d ON d.doc_id = c.doc_id WHERE c.chunk_rowid = ?1");
   const int n = ChunkSelectColumnCount();
-  for (const Ranked& r : ranked) {
-    hydrate.Bind(1, r.rowid);
+  Status st;
+  for (int64_t rowid : rowids) {
+    hydrate.Bind(1, rowid);
     if (hydrate.Step(&st)) {
       LexicalRow row;
+      row.chunk_rowid = rowid;
       row.chunk = ReadChunkRow(hydrate, 0);
-      row.bm25 = r.score;
       row.lang = hydrate.ColumnText(n);
       row.source_type = hydrate.ColumnText(n + 1);
       row.trust_level = hydrate.ColumnText(n + 2);
@@ -116,7 +130,6 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
     hydrate.Reset();
     KEBAB_RETURN_IF_ERROR(st);
   }
-
   return rows;
 }
 

@@ -195,9 +195,36 @@ UPDATE documents SET (first_block_rowid, block_count) =
 DROP INDEX temp_blocks_doc_id;
 )sql";
 
+// V003: vector search. An embedding space is one model, version, dimension count and document
+// prefix; its vectors are keyed by the BLAKE3 of the chunk text they embed, so unchanged text is
+// never embedded twice, even after a move or rename, and switching models keeps the old space.
+// chunks.text_hash (kebab_text_hash(), registered by the store) joins the two.
+constexpr std::string_view kV003 = R"sql(
+CREATE TABLE embedding_spaces (
+  space_id        INTEGER PRIMARY KEY,
+  provider        TEXT NOT NULL,
+  model           TEXT NOT NULL,
+  version         TEXT NOT NULL,
+  dimensions      INTEGER NOT NULL,
+  document_prefix TEXT NOT NULL,
+  created_at      TEXT NOT NULL,
+  UNIQUE (provider, model, version, dimensions, document_prefix)
+);
+CREATE TABLE embeddings (
+  space_id  INTEGER NOT NULL REFERENCES embedding_spaces(space_id) ON DELETE CASCADE,
+  text_hash BLOB NOT NULL,
+  vector    BLOB NOT NULL,
+  PRIMARY KEY (space_id, text_hash)
+) WITHOUT ROWID;
+ALTER TABLE chunks ADD COLUMN text_hash BLOB;
+UPDATE chunks SET text_hash = kebab_text_hash(text);
+CREATE INDEX idx_chunks_text_hash ON chunks(text_hash);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "documents, blocks, chunks, FTS5 (kebab tokenizer), jobs, ingest runs", kV001},
     {2, "chunks_fts written by the store; blocks as one rowid range per document", kV002},
+    {3, "embedding spaces and vectors keyed by chunk text hash", kV003},
 };
 
 }  // namespace

@@ -77,6 +77,13 @@ Statement& Statement::Bind(int index, double value) {
   return *this;
 }
 
+Statement& Statement::BindBlob(int index, std::string_view bytes) {
+  if (stmt_) {
+    sqlite3_bind_blob(stmt_, index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+  }
+  return *this;
+}
+
 Statement& Statement::BindNull(int index) {
   if (stmt_) sqlite3_bind_null(stmt_, index);
   return *this;
@@ -114,6 +121,12 @@ std::string Statement::ColumnText(int col) const {
 
 std::string_view Statement::ColumnView(int col) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+  if (!p) return {};
+  return std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+}
+
+std::string_view Statement::ColumnBlob(int col) const {
+  const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
   if (!p) return {};
   return std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
 }

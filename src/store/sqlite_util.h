@@ -35,6 +35,7 @@ class Statement {
   Statement& Bind(int index, int value) { return Bind(index, static_cast<int64_t>(value)); }
   Statement& Bind(int index, double value);
   Statement& BindNull(int index);
+  Statement& BindBlob(int index, std::string_view bytes);
 
   // Steps once: true when a row is available, false when done; errors go to *status.
   bool Step(Status* status);
@@ -44,6 +45,7 @@ class Statement {
 
   std::string ColumnText(int col) const;
   std::string_view ColumnView(int col) const;
+  std::string_view ColumnBlob(int col) const;
   int64_t ColumnInt(int col) const;
   double ColumnDouble(int col) const;
   bool ColumnIsNull(int col) const;

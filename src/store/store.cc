@@ -110,6 +110,7 @@ Status Store::Configure(const StoreOptions& options) {
     KEBAB_RETURN_IF_ERROR(Exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"));
   }
   KEBAB_RETURN_IF_ERROR(RegisterPathGlobFunction(db_));
+  KEBAB_RETURN_IF_ERROR(RegisterTextHashFunction(db_));
   KEBAB_ASSIGN_OR_RETURN(int version, CurrentSchemaVersion(db_));
   if (options.readonly) {
     if (version < LatestSchemaVersion()) {
@@ -353,8 +354,8 @@ Status Store::InsertChunks(const DocumentWrite& w, const std::string& now) {
   Statement& chunk = Prepared(
       "INSERT INTO chunks(chunk_rowid, chunk_id, doc_id, ordinal, text, heading_path_json, "
       "section_label, source_spans_json, token_estimate, chunker_version, "
-      "policy_hash, block_ids_json, created_at) VALUES (?13, ?1, ?2, ?3, ?4, ?5, ?6, "
-      "?7, ?8, ?9, ?10, ?11, ?12)");
+      "policy_hash, block_ids_json, created_at, text_hash) VALUES (?13, ?1, ?2, ?3, ?4, ?5, "
+      "?6, ?7, ?8, ?9, ?10, ?11, ?12, kebab_text_hash(?4))");
   Statement& fts =
       Prepared("INSERT INTO chunks_fts(rowid, heading_path_json, text) VALUES (?1, ?2, ?3)");
   for (size_t i = 0; i < w.chunks.size(); ++i) {

@@ -22,6 +22,7 @@
 #include "core/status.h"
 #include "core/types.h"
 #include "store/sqlite_util.h"
+#include "store/vectors.h"
 #include "text/token_stream.h"
 
 namespace kebab::store {
@@ -108,6 +109,7 @@ struct LexicalQuery {
 };
 
 struct LexicalRow {
+  int64_t chunk_rowid = 0;
   StoredChunk chunk;
   double bm25 = 0;  // BM25 as a positive number (higher = better)
   std::string lang, source_type, trust_level;
@@ -173,6 +175,24 @@ class Store {
   // Merges FTS5 segments: all of them into one when `full` (cost grows with the index, so
   // for large rewrites only), else a bounded incremental merge.
   Status CompactFullTextIndex(bool full);
+
+  // --- embedding spaces and vectors (store/vectors.cc) ---
+  Result<std::optional<StoredSpace>> FindSpace(const SpaceKey& key);
+  Result<std::vector<StoredSpace>> ListSpaces();
+  Result<int64_t> EnsureSpace(const SpaceKey& key);
+  // Up to `limit` distinct chunk texts without a vector in the space, oldest chunks first.
+  Result<std::vector<PendingText>> TextsWithoutVectors(int64_t space_id, int limit);
+  Result<int64_t> CountTextsWithoutVectors(int64_t space_id);
+  // Stores one vector per text hash, atomically.
+  Status PutVectors(int64_t space_id, const std::vector<std::string>& text_hashes,
+                    const std::vector<std::vector<float>>& vectors);
+  // The `limit` chunks most similar to the unit-length `query`, filters applied while
+  // scanning (so k hits come back whenever k matching chunks have vectors); ties by chunk id.
+  Result<std::vector<VectorHit>> ExactVectorSearch(int64_t space_id,
+                                                   const std::vector<float>& query,
+                                                   const SearchFilters& filters, int limit);
+  // Chunk rows (with their document's lang, source type and trust) by rowid, in that order.
+  Result<std::vector<LexicalRow>> ChunksByRowid(const std::vector<int64_t>& rowids);
 
   // --- read side ---
   Result<std::vector<DocSummary>> ListDocuments(const DocListFilter& filter);

@@ -226,6 +226,93 @@ TEST_F(StoreTest, ReplacingTheNewestDocumentInABatchKeepsSharedTerms) {
   EXPECT_EQ(*fts, "ok");
 }
 
+TEST_F(StoreTest, VectorsAreKeyedByTextSoMovesAndDuplicatesNeedNoNewEmbedding) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  const SpaceKey key{"llama", "tiny", "v1", 2, "passage: "};
+  auto space = s->EnsureSpace(key);
+  ASSERT_TRUE(space.ok()) << space.status().ToString();
+  auto again = s->EnsureSpace(key);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, *space);
+  auto other = s->EnsureSpace({"llama", "tiny", "v2", 2, "passage: "});
+  ASSERT_TRUE(other.ok());
+  EXPECT_NE(*other, *space);
+
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"same text", "only in a"})).ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("b.md", {"same text"})).ok());
+  auto pending = s->TextsWithoutVectors(*space, 10);
+  ASSERT_TRUE(pending.ok());
+  ASSERT_EQ(pending->size(), 2u);  // "same text" once
+  std::vector<std::string> hashes;
+  std::vector<std::vector<float>> vectors;
+  for (const PendingText& p : *pending) {
+    hashes.push_back(p.text_hash);
+    vectors.push_back(p.text == "same text" ? std::vector<float>{1, 0} : std::vector<float>{0, 1});
+  }
+  ASSERT_TRUE(s->PutVectors(*space, hashes, vectors).ok());
+  EXPECT_EQ(*s->CountTextsWithoutVectors(*space), 0);
+  EXPECT_EQ(*s->CountTextsWithoutVectors(*other), 2);
+
+  // Moving a file (same text at a new path) needs no new vector.
+  ASSERT_TRUE(s->PurgePath("a.md").ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("moved/a.md", {"same text", "only in a"})).ok());
+  EXPECT_EQ(*s->CountTextsWithoutVectors(*space), 0);
+  auto spaces = s->ListSpaces();
+  ASSERT_TRUE(spaces.ok());
+  ASSERT_EQ(spaces->size(), 2u);
+  EXPECT_EQ((*spaces)[0].vector_count, 2);
+}
+
+TEST_F(StoreTest, ExactVectorSearchRanksByCosineFiltersInsideAndBreaksTiesById) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  auto space = s->EnsureSpace({"llama", "tiny", "v1", 2, ""});
+  ASSERT_TRUE(space.ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("x/one.md", {"north", "east"})).ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("y/two.md", {"north twin", "south"})).ok());
+  auto pending = s->TextsWithoutVectors(*space, 10);
+  ASSERT_TRUE(pending.ok());
+  std::vector<std::string> hashes;
+  std::vector<std::vector<float>> vectors;
+  for (const PendingText& p : *pending) {
+    hashes.push_back(p.text_hash);
+    if (p.text == "north" || p.text == "north twin") vectors.push_back({0, 1});
+    if (p.text == "east") vectors.push_back({1, 0});
+    if (p.text == "south") vectors.push_back({0, -1});
+  }
+  ASSERT_TRUE(s->PutVectors(*space, hashes, vectors).ok());
+
+  auto texts = [&](const std::vector<VectorHit>& hits) {
+    std::vector<int64_t> rowids;
+    for (const auto& h : hits) rowids.push_back(h.chunk_rowid);
+    std::vector<std::string> out;
+    auto rows = s->ChunksByRowid(rowids);
+    EXPECT_TRUE(rows.ok());
+    if (rows.ok()) {
+      for (const auto& row : *rows) out.push_back(row.chunk.chunk.text);
+    }
+    return out;
+  };
+  auto hits = s->ExactVectorSearch(*space, {0, 1}, {}, 3);
+  ASSERT_TRUE(hits.ok()) << hits.status().ToString();
+  ASSERT_EQ(hits->size(), 3u);
+  EXPECT_NEAR((*hits)[0].similarity, 1.0, 1e-6);
+  EXPECT_NEAR((*hits)[2].similarity, 0.0, 1e-6);
+  // "north" and "north twin" tie at 1.0: the smaller chunk id comes first.
+  auto rows = s->ChunksByRowid({(*hits)[0].chunk_rowid, (*hits)[1].chunk_rowid});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_LT((*rows)[0].chunk.chunk.chunk_id, (*rows)[1].chunk.chunk.chunk_id);
+  EXPECT_EQ(texts(*hits)[2], "east");
+
+  // A filter runs inside the scan: k hits from the matching documents only.
+  SearchFilters only_y;
+  only_y.path_glob = "y/**";
+  auto filtered = s->ExactVectorSearch(*space, {0, 1}, only_y, 2);
+  ASSERT_TRUE(filtered.ok());
+  EXPECT_EQ(texts(*filtered), (std::vector<std::string>{"north twin", "south"}));
+}
+
 TEST_F(StoreTest, PurgeRemovesEverything) {
   auto s = Open();
   ASSERT_TRUE(s);

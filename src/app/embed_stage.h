@@ -1,0 +1,25 @@
+// The embedding stage of ingest: fills the configured embedding space with a vector for every
+// chunk text that has none yet. It reads its work from the store, so an interrupted run loses
+// nothing (each batch is committed) and the next one embeds only what is missing, without
+// re-parsing; unchanged text is never embedded twice, even after a move or rename.
+#pragma once
+
+#include <atomic>
+
+#include "app/ingest.h"
+#include "config/config.h"
+#include "embed/embedder.h"
+#include "store/store.h"
+
+namespace kebab::app {
+
+// The store's identity for the space `embedder` writes.
+store::SpaceKey SpaceKeyOf(const embed::Embedder& embedder, const config::Config& config);
+
+// Embeds every chunk text of the index without a vector in the configured space, in batches of
+// models.embedding.batch_size, emitting embed_batch_* events; adds to counts->embeddings_indexed.
+Status EmbedMissingChunks(const config::Config& config, store::Store& store,
+                          embed::Embedder& embedder, const IngestEventSink& emit,
+                          const std::atomic<bool>* cancel, IngestCounts* counts);
+
+}  // namespace kebab::app

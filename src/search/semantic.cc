@@ -1,0 +1,109 @@
+// Vector and hybrid search: cosine ranking in one embedding space, and its fusion with the
+// lexical ranking by normalized RRF (search/fusion.h).
+#include <algorithm>
+#include <chrono>
+
+#include "search/cursor.h"
+#include "search/fusion.h"
+#include "search/highlight.h"
+#include "search/internal/results.h"
+#include "search/search.h"
+
+namespace kebab::search {
+namespace {
+
+// Candidates each channel contributes before fusion: deeper than the page, so a chunk ranked
+// moderately by both channels can still rise above one found by a single channel.
+constexpr int kMinFusionDepth = 50;
+
+}  // namespace
+
+Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& request,
+                                      const VectorQuery& vq, int rrf_k) {
+  const auto started = std::chrono::steady_clock::now();
+  if (request.k < 1) return InvalidInput("k must be at least 1");
+  if (request.query.empty()) return InvalidInput("empty query", "give some words to search for");
+  const bool hybrid = request.mode == SearchMode::kHybrid;
+  std::string match;
+  if (hybrid) {
+    KEBAB_ASSIGN_OR_RETURN(match, BuildMatchExpression(request.query));
+  }
+  KEBAB_ASSIGN_OR_RETURN(int64_t revision, store.CorpusRevision());
+  const std::string fingerprint =
+      internal::QueryFingerprint(request.query + "\x1f" + vq.model, request);
+  KEBAB_ASSIGN_OR_RETURN(int64_t offset, internal::CursorOffset(request, fingerprint, revision));
+  const int page_end = static_cast<int>(offset) + request.k + 1;  // +1: is there a next page?
+  const int depth = hybrid ? std::max(kMinFusionDepth, 2 * page_end) : page_end;
+
+  KEBAB_ASSIGN_OR_RETURN(std::vector<store::VectorHit> nearest,
+                         store.ExactVectorSearch(vq.space_id, vq.vector, request.filters, depth));
+  std::vector<ChannelHit> vector_channel;
+  for (auto& h : nearest)
+    vector_channel.push_back({h.chunk_rowid, std::move(h.chunk_id), h.similarity});
+  std::vector<ChannelHit> lexical_channel;
+  if (hybrid) {
+    store::LexicalQuery lq{.match = match, .filters = request.filters, .limit = depth};
+    KEBAB_ASSIGN_OR_RETURN(std::vector<store::LexicalRow> rows, store.LexicalSearch(lq));
+    for (auto& r : rows) lexical_channel.push_back({r.chunk_rowid, r.chunk.chunk.chunk_id, r.bm25});
+  }
+  std::vector<FusedHit> ranked = FuseRrf(lexical_channel, vector_channel, rrf_k);
+  if (!hybrid) {
+    // One channel: the score is the cosine itself, not its RRF.
+    for (FusedHit& f : ranked) f.score = *f.vector_score;
+  }
+
+  const bool more = static_cast<int64_t>(ranked.size()) > offset + request.k;
+  std::vector<FusedHit> page;
+  for (size_t i = static_cast<size_t>(offset);
+       i < ranked.size() && page.size() < static_cast<size_t>(request.k); ++i) {
+    page.push_back(ranked[i]);
+  }
+  std::vector<int64_t> rowids;
+  for (const FusedHit& f : page) rowids.push_back(f.chunk_rowid);
+  KEBAB_ASSIGN_OR_RETURN(std::vector<store::LexicalRow> rows, store.ChunksByRowid(rowids));
+
+  SearchResponse resp;
+  resp.query = request.query;
+  resp.mode = request.mode;
+  resp.k = request.k;
+  resp.corpus_revision = revision;
+  resp.index_version =
+      (hybrid ? LexicalIndexVersion(store.stemmer()) + "+" : std::string()) + "exact/" + vq.model;
+  resp.match_expression = match;
+  resp.embedding_model = vq.model;
+  text::Analyzer analyzer({.stemmer = store.stemmer()});
+  const auto terms = QueryTerms(request.query, analyzer);
+  size_t r = 0;
+  for (size_t i = 0; i < page.size(); ++i) {
+    const FusedHit& f = page[i];
+    while (r < rows.size() && rows[r].chunk_rowid != f.chunk_rowid) ++r;
+    if (r == rows.size()) break;  // deleted since it was ranked
+    SearchHit hit = internal::BuildHit(std::move(rows[r]),
+                                       static_cast<int>(offset + static_cast<int64_t>(i) + 1),
+                                       terms, analyzer, request.snippet_chars);
+    hit.score = f.score;
+    hit.score_kind = hybrid ? "rrf" : "cosine";
+    hit.retrieval.method = request.mode;
+    hit.retrieval.lexical_score = f.lexical_score;
+    hit.retrieval.lexical_rank = f.lexical_rank;
+    hit.retrieval.vector_score = f.vector_score;
+    hit.retrieval.vector_rank = f.vector_rank;
+    hit.retrieval.fusion_score = f.score;
+    resp.hits.push_back(std::move(hit));
+  }
+  if (request.max_tokens) internal::ApplyBudget(*request.max_tokens, resp.hits, &resp.truncated);
+  if (resp.hits.empty() && offset == 0) {
+    resp.hint = request.filters.empty()
+                    ? "no chunk has a vector in this embedding space yet; run `kebab ingest`"
+                    : "nothing matches these filters; try fewer filters";
+  }
+  if (more || resp.truncated) {
+    resp.next_cursor =
+        EncodeCursor({offset + static_cast<int64_t>(resp.hits.size()), revision, fingerprint});
+  }
+  resp.elapsed_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  return resp;
+}
+
+}  // namespace kebab::search

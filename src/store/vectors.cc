@@ -1,0 +1,183 @@
+// Store methods for embedding spaces and vectors, and exact (brute-force) vector search.
+#include "store/vectors.h"
+
+#include <algorithm>
+#include <cstring>
+#include <queue>
+
+#include "core/hash.h"
+#include "core/time.h"
+#include "store/internal/filters.h"
+#include "store/store.h"
+
+namespace kebab::store {
+namespace {
+
+void SqlTextHash(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  if (text == nullptr) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const std::string key =
+      Blake3Key16(std::string_view(text, static_cast<size_t>(sqlite3_value_bytes(argv[0]))));
+  sqlite3_result_blob(ctx, key.data(), static_cast<int>(key.size()), SQLITE_TRANSIENT);
+}
+
+float Dot(const float* a, const float* b, int n) {
+  float s = 0;
+  for (int i = 0; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+
+}  // namespace
+
+Status RegisterTextHashFunction(sqlite3* db) {
+  const int rc = sqlite3_create_function_v2(db, "kebab_text_hash", 1,
+                                            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                            nullptr, SqlTextHash, nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) return SqliteError(db, rc, "register kebab_text_hash");
+  return Status::OK();
+}
+
+Result<std::optional<StoredSpace>> Store::FindSpace(const SpaceKey& key) {
+  Statement q(db_,
+              "SELECT s.space_id, (SELECT count(*) FROM embeddings e WHERE e.space_id = "
+              "s.space_id) FROM embedding_spaces s WHERE provider = ?1 AND model = ?2 AND "
+              "version = ?3 AND dimensions = ?4 AND document_prefix = ?5");
+  q.Bind(1, key.provider).Bind(2, key.model).Bind(3, key.version).Bind(4, key.dimensions);
+  q.Bind(5, key.document_prefix);
+  Status st;
+  if (!q.Step(&st)) {
+    if (!st.ok()) return st;
+    return std::optional<StoredSpace>();
+  }
+  return std::optional<StoredSpace>(StoredSpace{q.ColumnInt(0), key, q.ColumnInt(1)});
+}
+
+Result<std::vector<StoredSpace>> Store::ListSpaces() {
+  Statement q(db_,
+              "SELECT s.space_id, provider, model, version, dimensions, document_prefix, "
+              "(SELECT count(*) FROM embeddings e WHERE e.space_id = s.space_id) "
+              "FROM embedding_spaces s ORDER BY space_id");
+  std::vector<StoredSpace> out;
+  Status st;
+  while (q.Step(&st)) {
+    out.push_back({q.ColumnInt(0),
+                   {q.ColumnText(1), q.ColumnText(2), q.ColumnText(3),
+                    static_cast<int>(q.ColumnInt(4)), q.ColumnText(5)},
+                   q.ColumnInt(6)});
+  }
+  if (!st.ok()) return st;
+  return out;
+}
+
+Result<int64_t> Store::EnsureSpace(const SpaceKey& key) {
+  KEBAB_ASSIGN_OR_RETURN(auto found, FindSpace(key));
+  if (found) return found->space_id;
+  KEBAB_RETURN_IF_ERROR(
+      Statement(db_,
+                "INSERT INTO embedding_spaces(provider, model, version, dimensions, "
+                "document_prefix, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+          .Bind(1, key.provider)
+          .Bind(2, key.model)
+          .Bind(3, key.version)
+          .Bind(4, key.dimensions)
+          .Bind(5, key.document_prefix)
+          .Bind(6, NowRfc3339())
+          .Run());
+  return static_cast<int64_t>(sqlite3_last_insert_rowid(db_));
+}
+
+Result<std::vector<PendingText>> Store::TextsWithoutVectors(int64_t space_id, int limit) {
+  Statement q(db_,
+              "SELECT c.text_hash, min(c.text) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM "
+              "embeddings e WHERE e.space_id = ?1 AND e.text_hash = c.text_hash) "
+              "GROUP BY c.text_hash ORDER BY min(c.chunk_rowid) LIMIT ?2");
+  q.Bind(1, space_id).Bind(2, static_cast<int64_t>(limit));
+  std::vector<PendingText> out;
+  Status st;
+  while (q.Step(&st)) out.push_back({std::string(q.ColumnBlob(0)), q.ColumnText(1)});
+  if (!st.ok()) return st;
+  return out;
+}
+
+Result<int64_t> Store::CountTextsWithoutVectors(int64_t space_id) {
+  Statement q(db_,
+              "SELECT count(DISTINCT c.text_hash) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM "
+              "embeddings e WHERE e.space_id = ?1 AND e.text_hash = c.text_hash)");
+  q.Bind(1, space_id);
+  Status st;
+  if (q.Step(&st)) return q.ColumnInt(0);
+  if (!st.ok()) return st;
+  return int64_t{0};
+}
+
+Status Store::PutVectors(int64_t space_id, const std::vector<std::string>& text_hashes,
+                         const std::vector<std::vector<float>>& vectors) {
+  return Atomically([&]() -> Status {
+    Statement& put = Prepared(
+        "INSERT OR REPLACE INTO embeddings(space_id, text_hash, vector) VALUES (?1, ?2, ?3)");
+    for (size_t i = 0; i < text_hashes.size() && i < vectors.size(); ++i) {
+      const std::string blob(reinterpret_cast<const char*>(vectors[i].data()),
+                             vectors[i].size() * sizeof(float));
+      KEBAB_RETURN_IF_ERROR(
+          put.Bind(1, space_id).BindBlob(2, text_hashes[i]).BindBlob(3, blob).Run());
+    }
+    return Status::OK();
+  });
+}
+
+Result<std::vector<VectorHit>> Store::ExactVectorSearch(int64_t space_id,
+                                                        const std::vector<float>& query,
+                                                        const SearchFilters& filters, int limit) {
+  Binder binder(/*first_index=*/2);
+  const std::string sql =
+      "SELECT c.chunk_rowid, c.chunk_id, e.vector FROM chunks c JOIN embeddings e ON "
+      "e.space_id = ?1 AND e.text_hash = c.text_hash JOIN documents d ON d.doc_id = c.doc_id "
+      "WHERE 1" +
+      FilterSql(filters, binder);
+  Statement q(db_, sql);
+  KEBAB_RETURN_IF_ERROR(q.prepare_status());
+  q.Bind(1, space_id);
+  for (size_t i = 0; i < binder.values().size(); ++i) {
+    q.Bind(binder.first_index() + static_cast<int>(i), binder.values()[i]);
+  }
+  // Best `limit` by (similarity desc, chunk id asc); the heap's top is the worst kept.
+  struct Candidate {
+    float similarity;
+    std::string chunk_id;
+    int64_t rowid;
+  };
+  auto ranks_before = [](const Candidate& a, const Candidate& b) {
+    if (a.similarity != b.similarity) return a.similarity > b.similarity;
+    return a.chunk_id < b.chunk_id;
+  };
+  std::priority_queue<Candidate, std::vector<Candidate>, decltype(ranks_before)> best(ranks_before);
+  const int dims = static_cast<int>(query.size());
+  Status st;
+  while (q.Step(&st)) {
+    const std::string_view blob = q.ColumnBlob(2);
+    if (blob.size() != query.size() * sizeof(float)) continue;
+    float similarity = Dot(query.data(), reinterpret_cast<const float*>(blob.data()), dims);
+    if (static_cast<int>(best.size()) < limit) {
+      best.push({similarity, q.ColumnText(1), q.ColumnInt(0)});
+    } else if (similarity > best.top().similarity ||
+               (similarity == best.top().similarity && q.ColumnView(1) < best.top().chunk_id)) {
+      best.pop();
+      best.push({similarity, q.ColumnText(1), q.ColumnInt(0)});
+    }
+  }
+  if (!st.ok()) return st;
+  std::vector<Candidate> sorted;
+  while (!best.empty()) {
+    sorted.push_back(best.top());
+    best.pop();
+  }
+  std::reverse(sorted.begin(), sorted.end());
+  std::vector<VectorHit> out;
+  for (Candidate& c : sorted) out.push_back({c.rowid, std::move(c.chunk_id), c.similarity});
+  return out;
+}
+
+}  // namespace kebab::store

@@ -1,0 +1,43 @@
+// Embedding spaces and vectors in the store (schema V003). Vectors are float32, keyed by the
+// 16-byte BLAKE3 of the chunk text they embed (chunks.text_hash).
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace kebab::store {
+
+// Identity of an embedding space: vectors of different spaces are never compared.
+struct SpaceKey {
+  std::string provider, model, version;
+  int dimensions = 0;
+  std::string document_prefix;
+};
+
+struct StoredSpace {
+  int64_t space_id = 0;
+  SpaceKey key;
+  int64_t vector_count = 0;
+};
+
+// A distinct chunk text of the corpus that has no vector in a space yet.
+struct PendingText {
+  std::string text_hash;  // 16 raw bytes
+  std::string text;
+};
+
+struct VectorHit {
+  int64_t chunk_rowid = 0;
+  std::string chunk_id;
+  float similarity = 0;  // cosine (vectors are unit length)
+};
+
+// Registers kebab_text_hash(text) → 16-byte BLAKE3 blob, used by migrations and inserts.
+Status RegisterTextHashFunction(sqlite3* db);
+
+}  // namespace kebab::store
