@@ -51,6 +51,8 @@ struct SchemaInfo {
   std::string stemmer;
   int64_t corpus_revision = 0;
   store::StoreStats stats;
+  std::vector<store::StoredSpace> embedding_spaces;
+  std::optional<std::string> embedding_version;  // "provider:model@version" when configured
   bool indexed = false;
 };
 

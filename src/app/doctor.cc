@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "app/admin.h"
+#include "app/embed_stage.h"
 #include "app/internal_store.h"
 #include "embed/open.h"
 #include "store/migrations.h"
@@ -82,9 +83,21 @@ DoctorReport Doctor(const config::Config* config, const Status& load_status,
     auto embedder = embed::OpenEmbedder(*config);
     if (embedder.ok()) {
       const embed::SpaceInfo& space = (*embedder)->space();
+      std::string vectors = "no index yet";
+      if (auto store = OpenStore(*config, true); store.ok()) {
+        auto found = (*store)->FindSpace(SpaceKeyOf(**embedder, *config));
+        auto missing = found.ok() && *found ? (*store)->CountTextsWithoutVectors((*found)->space_id)
+                                            : Result<int64_t>(int64_t{0});
+        if (found.ok() && *found && missing.ok()) {
+          vectors = std::to_string((*found)->vector_count) + " vectors, " +
+                    std::to_string(*missing) + " chunk texts not embedded yet";
+        } else if (found.ok()) {
+          vectors = "no vectors yet (run `kebab ingest`)";
+        }
+      }
       add("embedding_model", true,
           space.provider + ":" + space.model + " (" + std::to_string(space.dimensions) +
-              " dims, space " + space.version + ")");
+              " dims, space " + space.version + "; " + vectors + ")");
     } else {
       add("embedding_model", false, embedder.status().message(), embedder.status().hint());
     }

@@ -17,8 +17,8 @@ Result<SchemaInfo> Schema(const config::Config& config) {
                        "error.v1"};
   info.capabilities = {
       {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
-      {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", false},
-      {"hybrid_search", false},     {"streaming_ask", false},  {"mcp_server", false},
+      {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", true},
+      {"hybrid_search", true},     {"streaming_ask", false},  {"mcp_server", false},
       {"single_file_ingest", true}, {"bulk_search", false},    {"search_cursor", true},
       {"search_explain", true},     {"stemming", true}};
   info.parser_version = parse::kMarkdownParserVersion;
@@ -30,10 +30,13 @@ Result<SchemaInfo> Schema(const config::Config& config) {
     KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
     KEBAB_ASSIGN_OR_RETURN(info.stats, store->Stats());
     KEBAB_ASSIGN_OR_RETURN(info.corpus_revision, store->CorpusRevision());
+    KEBAB_ASSIGN_OR_RETURN(info.embedding_spaces, store->ListSpaces());
     info.stemmer = store->stemmer();
     info.indexed = true;
   }
   info.index_version = search::LexicalIndexVersion(info.stemmer);
+  const config::EmbeddingConfig& e = config.embedding;
+  if (e.provider != "none") info.embedding_version = e.provider + ":" + e.model + "@" + e.version;
   return info;
 }
 

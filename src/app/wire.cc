@@ -343,6 +343,14 @@ json ResetReport(const app::ResetReport& r) {
 
 json Schema(const SchemaInfo& info) {
   const auto& s = info.stats;
+  json spaces = json::array();
+  for (const auto& sp : info.embedding_spaces) {
+    spaces.push_back({{"provider", sp.key.provider},
+                      {"model", sp.key.model},
+                      {"version", sp.key.version},
+                      {"dimensions", sp.key.dimensions},
+                      {"vectors", sp.vector_count}});
+  }
   return {{"schema_version", "schema.v1"},
           {"kebab_version", kKebabVersion},
           {"wire", {{"schemas", info.wire_schemas}}},
@@ -352,7 +360,7 @@ json Schema(const SchemaInfo& info) {
             {"chunker_version", info.chunker_version},
             {"active_parsers", {info.parser_version}},
             {"active_chunkers", {info.chunker_version}},
-            {"embedding_version", nullptr},
+            {"embedding_version", NullOr(info.embedding_version)},
             {"prompt_template_version", info.prompt_template_version},
             {"index_version", info.index_version},
             {"corpus_revision", info.corpus_revision},
@@ -365,7 +373,8 @@ json Schema(const SchemaInfo& info) {
             {"last_ingest_at", NullOr(s.last_ingest_at)},
             {"media_breakdown", s.media_breakdown},
             {"lang_breakdown", s.lang_breakdown},
-            {"index_bytes", {{"sqlite", s.sqlite_bytes}}}}}};
+            {"index_bytes", {{"sqlite", s.sqlite_bytes}}},
+            {"embedding_spaces", spaces}}}};
 }
 
 }  // namespace kebab::app::wire
