@@ -1,7 +1,6 @@
 #include <chrono>
 
 #include "core/hash.h"
-#include "search/cursor.h"
 #include "search/highlight.h"
 #include "search/internal/results.h"
 #include "search/search.h"
@@ -52,18 +51,10 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
     hit.retrieval.fusion_score = hit.score;
     resp.hits.push_back(std::move(hit));
   }
-  if (request.max_tokens) internal::ApplyBudget(*request.max_tokens, resp.hits, &resp.truncated);
-  if (resp.hits.empty() && offset == 0) {
-    resp.hint = request.filters.empty()
-                    ? "no indexed chunk contains these words; try other or fewer words"
-                    : "nothing matches these words with these filters; try fewer filters";
-  }
-  if (more || resp.truncated) {
-    resp.next_cursor =
-        EncodeCursor({offset + static_cast<int64_t>(resp.hits.size()), revision, fingerprint});
-  }
-  resp.elapsed_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  internal::FinishPage(request, {offset, revision, fingerprint}, more, started,
+                       {"no indexed chunk contains these words; try other or fewer words",
+                        "nothing matches these words with these filters; try fewer filters"},
+                       &resp);
   return resp;
 }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "search/cursor.h"
 #include "search/fusion.h"
 #include "search/highlight.h"
 #include "search/internal/results.h"
@@ -91,18 +90,10 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
     hit.retrieval.fusion_score = f.score;
     resp.hits.push_back(std::move(hit));
   }
-  if (request.max_tokens) internal::ApplyBudget(*request.max_tokens, resp.hits, &resp.truncated);
-  if (resp.hits.empty() && offset == 0) {
-    resp.hint = request.filters.empty()
-                    ? "no chunk has a vector in this embedding space yet; run `kebab ingest`"
-                    : "nothing matches these filters; try fewer filters";
-  }
-  if (more || resp.truncated) {
-    resp.next_cursor =
-        EncodeCursor({offset + static_cast<int64_t>(resp.hits.size()), revision, fingerprint});
-  }
-  resp.elapsed_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  internal::FinishPage(request, {offset, revision, fingerprint}, more, started,
+                       {"no chunk has a vector in this embedding space yet; run `kebab ingest`",
+                        "nothing matches these filters; try fewer filters"},
+                       &resp);
   return resp;
 }
 

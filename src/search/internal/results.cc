@@ -77,6 +77,21 @@ Result<int64_t> CursorOffset(const SearchRequest& request, const std::string& fi
   return cursor.offset;
 }
 
+void FinishPage(const SearchRequest& request, const PageKey& page, bool more,
+                std::chrono::steady_clock::time_point started, const NoHitHints& hints,
+                SearchResponse* resp) {
+  if (request.max_tokens) ApplyBudget(*request.max_tokens, resp->hits, &resp->truncated);
+  if (resp->hits.empty() && page.offset == 0) {
+    resp->hint = request.filters.empty() ? hints.unfiltered : hints.filtered;
+  }
+  if (more || resp->truncated) {
+    resp->next_cursor = EncodeCursor(
+        {page.offset + static_cast<int64_t>(resp->hits.size()), page.revision, page.fingerprint});
+  }
+  resp->elapsed_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+}
+
 SearchHit BuildHit(store::LexicalRow&& row, int rank, const std::unordered_set<std::string>& terms,
                    const text::Analyzer& analyzer, int snippet_chars) {
   SearchHit hit;
