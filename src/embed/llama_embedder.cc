@@ -80,7 +80,9 @@ Result<std::unique_ptr<LlamaEmbedder>> LlamaEmbedder::Open(const LlamaEmbedderOp
   }
   const int n_ctx_train = llama_model_n_ctx_train(e->model_);
   e->max_tokens_ = std::max(8, n_ctx_train);
-  e->batch_tokens_ = std::max(e->max_tokens_, 2048);
+  // A batch holds one context's worth of tokens: attention over a batch is computed for every
+  // pair of its tokens and masked per sequence, so larger batches cost quadratically more.
+  e->batch_tokens_ = e->max_tokens_;
   e->max_seqs_ = static_cast<int>(std::min<size_t>(kMaxSeqs, llama_max_parallel_sequences()));
 
   llama_context_params cp = llama_context_default_params();
