@@ -1,8 +1,11 @@
 #include "embed/open.h"
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "embed/llama_embedder.h"
+#include "embed/ollama_embedder.h"
+#include "embed/openai_embedder.h"
 
 namespace kebab::embed {
 
@@ -15,18 +18,10 @@ std::string LlamaModelPath(const config::Config& config) {
   return config::ExpandPath(model, config::ProcessEnvironment(), base, config.storage.data_dir);
 }
 
-Result<std::unique_ptr<Embedder>> OpenEmbedder(const config::Config& config) {
+namespace {
+
+Result<std::unique_ptr<Embedder>> OpenLlama(const config::Config& config) {
   const config::EmbeddingConfig& ec = config.embedding;
-  if (ec.provider == "none" || ec.model.empty()) {
-    return Status(
-        ErrorCode::kConfigInvalid, "no embedding model is configured",
-        "set models.embedding.provider and models.embedding.model in " + config.config_path);
-  }
-  if (ec.provider != "llama") {
-    return Status(ErrorCode::kConfigInvalid,
-                  "embedding provider \"" + ec.provider + "\" is not supported by this build",
-                  "use provider = \"llama\" with a GGUF embedding model");
-  }
   LlamaEmbedderOptions options;
   options.model_path = LlamaModelPath(config);
   options.version = ec.version;
@@ -34,14 +29,56 @@ Result<std::unique_ptr<Embedder>> OpenEmbedder(const config::Config& config) {
   if (ec.query_prefix != "auto") options.query_prefix = ec.query_prefix;
   if (ec.document_prefix != "auto") options.document_prefix = ec.document_prefix;
   KEBAB_ASSIGN_OR_RETURN(auto embedder, LlamaEmbedder::Open(options));
-  if (ec.dimensions > 0 && embedder->space().dimensions != ec.dimensions) {
+  return std::unique_ptr<Embedder>(std::move(embedder));
+}
+
+Result<std::unique_ptr<Embedder>> OpenHttp(const config::Config& config) {
+  const config::EmbeddingConfig& ec = config.embedding;
+  HttpEmbedderOptions options;
+  // One local server often serves both chat and embeddings, so the LLM's endpoint is the
+  // natural default.
+  options.endpoint = ec.endpoint.empty() ? config.llm.endpoint : ec.endpoint;
+  options.model = ec.model;
+  options.version = ec.version;
+  options.timeout_secs = ec.request_timeout_secs;
+  if (ec.query_prefix != "auto") options.query_prefix = ec.query_prefix;
+  if (ec.document_prefix != "auto") options.document_prefix = ec.document_prefix;
+  if (ec.provider == "ollama") {
+    KEBAB_ASSIGN_OR_RETURN(auto embedder, OllamaEmbedder::Open(options));
+    return std::unique_ptr<Embedder>(std::move(embedder));
+  }
+  if (const char* key = std::getenv("OPENAI_API_KEY"); key != nullptr) options.api_key = key;
+  KEBAB_ASSIGN_OR_RETURN(auto embedder, OpenAiEmbedder::Open(options));
+  return std::unique_ptr<Embedder>(std::move(embedder));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Embedder>> OpenEmbedder(const config::Config& config) {
+  const config::EmbeddingConfig& ec = config.embedding;
+  if (ec.provider == "none" || ec.model.empty()) {
+    return Status(
+        ErrorCode::kConfigInvalid, "no embedding model is configured",
+        "set models.embedding.provider and models.embedding.model in " + config.config_path);
+  }
+  Result<std::unique_ptr<Embedder>> embedder = Status(
+      ErrorCode::kConfigInvalid, "embedding provider \"" + ec.provider + "\" is not supported",
+      "use provider = \"llama\", \"ollama\" or \"openai\"");
+  if (ec.provider == "llama") {
+    embedder = OpenLlama(config);
+  } else if (ec.provider == "ollama" || ec.provider == "openai") {
+    embedder = OpenHttp(config);
+  }
+  if (!embedder.ok()) return embedder.status();
+  const int dims = (*embedder)->space().dimensions;
+  if (ec.dimensions > 0 && dims != ec.dimensions) {
     return Status(ErrorCode::kConfigInvalid,
-                  options.model_path + " makes " + std::to_string(embedder->space().dimensions) +
+                  ec.provider + " model " + ec.model + " makes " + std::to_string(dims) +
                       "-dimensional vectors, but models.embedding.dimensions = " +
                       std::to_string(ec.dimensions),
                   "set models.embedding.dimensions = 0 to take them from the model");
   }
-  return std::unique_ptr<Embedder>(std::move(embedder));
+  return embedder;
 }
 
 }  // namespace kebab::embed
