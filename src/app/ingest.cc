@@ -443,6 +443,7 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   if (write_status.ok()) write_status = flush();
   KEBAB_RETURN_IF_ERROR(write_status);
 
+  bool embedding_interrupted = false;
   if (config.embedding.provider != "none" && !Cancelled(cancel)) {
     // Lexical results are committed by now; a model that cannot load fails the run with its
     // own error, and the next ingest fills in the vectors.
@@ -450,9 +451,10 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     const int64_t before = counts.embeddings_indexed;
     KEBAB_RETURN_IF_ERROR(EmbedMissingChunks(config, *store, *embedder, emit, cancel, &counts));
     if (counts.embeddings_indexed > before) KEBAB_RETURN_IF_ERROR(note_change());
+    embedding_interrupted = Cancelled(cancel);
   }
 
-  report.aborted = Cancelled(cancel) && idx < total;
+  report.aborted = Cancelled(cancel) && (idx < total || embedding_interrupted);
   report.skipped_by_reason = tally.counts;
   report.skip_examples = tally.examples;
   report.skipped_by_extension = tally.by_extension;

@@ -18,7 +18,7 @@ Result<SchemaInfo> Schema(const config::Config& config) {
   info.capabilities = {
       {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
       {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", true},
-      {"hybrid_search", true},     {"streaming_ask", false},  {"mcp_server", false},
+      {"hybrid_search", true},      {"streaming_ask", false},  {"mcp_server", false},
       {"single_file_ingest", true}, {"bulk_search", false},    {"search_cursor", true},
       {"search_explain", true},     {"stemming", true}};
   info.parser_version = parse::kMarkdownParserVersion;
