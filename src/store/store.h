@@ -180,8 +180,10 @@ class Store {
   Result<std::optional<StoredSpace>> FindSpace(const SpaceKey& key);
   Result<std::vector<StoredSpace>> ListSpaces();
   Result<int64_t> EnsureSpace(const SpaceKey& key);
-  // Up to `limit` distinct chunk texts without a vector in the space, oldest chunks first.
-  Result<std::vector<PendingText>> TextsWithoutVectors(int64_t space_id, int limit);
+  // Up to `limit` chunks after `after_rowid` (in rowid order) whose text has no vector in the
+  // space. Chunks sharing a text each appear.
+  Result<std::vector<PendingText>> TextsWithoutVectors(int64_t space_id, int limit,
+                                                       int64_t after_rowid = 0);
   Result<int64_t> CountTextsWithoutVectors(int64_t space_id);
   // Stores one vector per text hash, atomically.
   Status PutVectors(int64_t space_id, const std::vector<std::string>& text_hashes,

@@ -243,7 +243,12 @@ TEST_F(StoreTest, VectorsAreKeyedByTextSoMovesAndDuplicatesNeedNoNewEmbedding) {
   ASSERT_TRUE(s->WriteDocument(MakeDoc("b.md", {"same text"})).ok());
   auto pending = s->TextsWithoutVectors(*space, 10);
   ASSERT_TRUE(pending.ok());
-  ASSERT_EQ(pending->size(), 2u);  // "same text" once
+  ASSERT_EQ(pending->size(), 3u);  // every chunk, "same text" twice
+  EXPECT_EQ(*s->CountTextsWithoutVectors(*space), 2);
+  auto page = s->TextsWithoutVectors(*space, 10, (*pending)[1].chunk_rowid);
+  ASSERT_TRUE(page.ok());
+  ASSERT_EQ(page->size(), 1u);
+  EXPECT_EQ((*page)[0].chunk_rowid, (*pending)[2].chunk_rowid);
   std::vector<std::string> hashes;
   std::vector<std::vector<float>> vectors;
   for (const PendingText& p : *pending) {

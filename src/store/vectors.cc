@@ -89,15 +89,20 @@ Result<int64_t> Store::EnsureSpace(const SpaceKey& key) {
   return static_cast<int64_t>(sqlite3_last_insert_rowid(db_));
 }
 
-Result<std::vector<PendingText>> Store::TextsWithoutVectors(int64_t space_id, int limit) {
+Result<std::vector<PendingText>> Store::TextsWithoutVectors(int64_t space_id, int limit,
+                                                            int64_t after_rowid) {
+  // Walks chunks in rowid order from `after_rowid`, so a caller paging through a large index
+  // reads each chunk once.
   Statement q(db_,
-              "SELECT c.text_hash, min(c.text) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM "
-              "embeddings e WHERE e.space_id = ?1 AND e.text_hash = c.text_hash) "
-              "GROUP BY c.text_hash ORDER BY min(c.chunk_rowid) LIMIT ?2");
-  q.Bind(1, space_id).Bind(2, static_cast<int64_t>(limit));
+              "SELECT c.chunk_rowid, c.text_hash, c.text FROM chunks c WHERE c.chunk_rowid > ?3 "
+              "AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.space_id = ?1 AND "
+              "e.text_hash = c.text_hash) ORDER BY c.chunk_rowid LIMIT ?2");
+  q.Bind(1, space_id).Bind(2, static_cast<int64_t>(limit)).Bind(3, after_rowid);
   std::vector<PendingText> out;
   Status st;
-  while (q.Step(&st)) out.push_back({std::string(q.ColumnBlob(0)), q.ColumnText(1)});
+  while (q.Step(&st)) {
+    out.push_back({q.ColumnInt(0), std::string(q.ColumnBlob(1)), q.ColumnText(2)});
+  }
   if (!st.ok()) return st;
   return out;
 }

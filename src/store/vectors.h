@@ -25,8 +25,9 @@ struct StoredSpace {
   int64_t vector_count = 0;
 };
 
-// A distinct chunk text of the corpus that has no vector in a space yet.
+// A chunk whose text has no vector in a space yet.
 struct PendingText {
+  int64_t chunk_rowid = 0;
   std::string text_hash;  // 16 raw bytes
   std::string text;
 };
