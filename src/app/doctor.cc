@@ -85,7 +85,7 @@ DoctorReport Doctor(const config::Config* config, const Status& load_status,
       const embed::SpaceInfo& space = (*embedder)->space();
       std::string vectors = "no index yet";
       if (auto store = OpenStore(*config, true); store.ok()) {
-        auto found = (*store)->FindSpace(SpaceKeyOf(**embedder, *config));
+        auto found = (*store)->FindSpace(SpaceKeyOf(**embedder));
         auto missing = found.ok() && *found ? (*store)->CountTextsWithoutVectors((*found)->space_id)
                                             : Result<int64_t>(int64_t{0});
         if (found.ok() && *found && missing.ok()) {

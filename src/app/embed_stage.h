@@ -14,7 +14,11 @@
 namespace kebab::app {
 
 // The store's identity for the space `embedder` writes.
-store::SpaceKey SpaceKeyOf(const embed::Embedder& embedder, const config::Config& config);
+store::SpaceKey SpaceKeyOf(const embed::Embedder& embedder);
+
+// True when the configured model's space exists and every chunk text has a vector in it,
+// decided without loading the model (so a no-op ingest stays fast). False when unsure.
+Result<bool> AllChunksEmbedded(const config::Config& config, store::Store& store);
 
 // Embeds every chunk text of the index without a vector in the configured space, in batches of
 // models.embedding.batch_size, emitting embed_batch_* events; adds to counts->embeddings_indexed.

@@ -444,7 +444,12 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   KEBAB_RETURN_IF_ERROR(write_status);
 
   bool embedding_interrupted = false;
-  if (config.embedding.provider != "none" && !Cancelled(cancel)) {
+  bool needs_embedding = config.embedding.provider != "none" && !Cancelled(cancel);
+  if (needs_embedding && !revision_bumped) {
+    KEBAB_ASSIGN_OR_RETURN(bool done, AllChunksEmbedded(config, *store));
+    needs_embedding = !done;
+  }
+  if (needs_embedding) {
     // Lexical results are committed by now; a model that cannot load fails the run with its
     // own error, and the next ingest fills in the vectors.
     KEBAB_ASSIGN_OR_RETURN(auto embedder, embed::OpenEmbedder(config));

@@ -195,7 +195,7 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
   if (request.mode == SearchMode::kLexical) return search::LexicalSearch(*store, request);
 
   KEBAB_ASSIGN_OR_RETURN(auto embedder, embed::OpenEmbedder(config));
-  const store::SpaceKey key = SpaceKeyOf(*embedder, config);
+  const store::SpaceKey key = SpaceKeyOf(*embedder);
   KEBAB_ASSIGN_OR_RETURN(auto space, store->FindSpace(key));
   if (!space || space->vector_count == 0) {
     std::string have;

@@ -24,6 +24,7 @@ struct SpaceInfo {
   std::string model;     // model name or GGUF file stem
   std::string version;   // the user's label (models.embedding.version)
   int dimensions = 0;
+  std::string document_prefix;  // put before every indexed text; it changes every vector
 };
 
 class Embedder {

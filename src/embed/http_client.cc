@@ -169,6 +169,7 @@ HttpEmbedder::HttpEmbedder(std::string provider, HttpEmbedderOptions options)
   const Prefixes family = DefaultPrefixes(options_.model);
   prefixes_.query = options_.query_prefix.value_or(family.query);
   prefixes_.document = options_.document_prefix.value_or(family.document);
+  space_.document_prefix = prefixes_.document;
 }
 
 Status HttpEmbedder::Probe() {

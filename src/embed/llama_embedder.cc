@@ -116,6 +116,7 @@ Result<std::unique_ptr<LlamaEmbedder>> LlamaEmbedder::Open(const LlamaEmbedderOp
   if (family.query.empty() && family.document.empty()) family = DefaultPrefixes(name);
   e->prefixes_.query = options.query_prefix.value_or(family.query);
   e->prefixes_.document = options.document_prefix.value_or(family.document);
+  e->space_.document_prefix = e->prefixes_.document;
   return e;
 }
 

@@ -108,6 +108,21 @@ class VectorSearchTest(KebabTestCase):
         fresh, _ = self.ingest_report()
         self.assertEqual(fresh["embeddings_indexed"], 1)
 
+    def test_a_no_op_ingest_does_not_load_the_model(self):
+        link = os.path.join(self.sb.tmp, "e5-link", "multilingual-e5-tiny.gguf")
+        os.makedirs(os.path.dirname(link))
+        os.symlink(self.e5, link)
+        self.use_model(link)
+        first, _ = self.ingest_report()
+        self.assertGreater(first["embeddings_indexed"], 0)
+        os.remove(link)  # nothing left to embed, so the model is never opened
+        again, _ = self.ingest_report()
+        self.assertEqual(again["unchanged"], first["new"])
+        self.assertEqual(again["embeddings_indexed"], 0)
+        # ... but a search needs it, and says so
+        self.assertError(self.sb.run("--json", "search", "--mode", "vector", "x"),
+                         "model_not_pulled")
+
     def test_vector_and_hybrid_modes(self):
         self.ingest_report()
         vec = self.kjson("search", "--mode", "vector", "--k", "3", "borrow",
