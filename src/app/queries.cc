@@ -1,6 +1,8 @@
 #include "app/queries.h"
 
+#include <chrono>
 #include <fstream>
+#include <map>
 
 #include "app/embed_stage.h"
 #include "app/internal_store.h"
@@ -191,10 +193,29 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
                             " needs an embedding model, and none is configured",
                         "use --mode lexical, or set [models.embedding] in the config");
   }
+  const auto started = std::chrono::steady_clock::now();
+  auto stage_started = started;
+  std::map<std::string, double> timing;
+  auto end_stage = [&](const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    timing[name] = std::chrono::duration<double, std::milli>(now - stage_started).count();
+    stage_started = now;
+  };
+  auto finish = [&](Result<search::SearchResponse> resp) -> Result<search::SearchResponse> {
+    if (!resp.ok() || !request.trace) return resp;
+    resp->timing_ms.merge(timing);
+    resp->timing_ms["total_ms"] =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    return resp;
+  };
+
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
-  if (request.mode == SearchMode::kLexical) return search::LexicalSearch(*store, request);
+  end_stage("open_ms");
+  if (request.mode == SearchMode::kLexical) return finish(search::LexicalSearch(*store, request));
 
   KEBAB_ASSIGN_OR_RETURN(auto embedder, embed::OpenEmbedder(config));
+  end_stage("model_load_ms");
   const store::SpaceKey key = SpaceKeyOf(*embedder);
   KEBAB_ASSIGN_OR_RETURN(auto space, store->FindSpace(key));
   if (!space || space->vector_count == 0) {
@@ -214,8 +235,9 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
   }
   KEBAB_ASSIGN_OR_RETURN(std::vector<embed::Vector> query,
                          embedder->Embed({request.query}, embed::Purpose::kQuery));
+  end_stage("query_embed_ms");
   search::VectorQuery vq{space->space_id, std::move(query.at(0)), key.model};
-  return search::SemanticSearch(*store, request, vq, config.search.rrf_k);
+  return finish(search::SemanticSearch(*store, request, vq, config.search.rrf_k));
 }
 
 }  // namespace kebab::app

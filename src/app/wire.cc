@@ -117,9 +117,21 @@ json SearchResponse(const search::SearchResponse& r, bool explain) {
             {"corpus_revision", r.corpus_revision},
             {"index_version", r.index_version},
             {"hint", NullOr(r.hint)}};
-  if (explain) {
-    j["trace"] = {{"match_expression", r.match_expression},
-                  {"timing", {{"total_ms", r.elapsed_ms}}}};
+  if (explain || !r.timing_ms.empty()) {
+    json timing = {{"total_ms", r.elapsed_ms}};
+    for (const auto& [stage, ms] : r.timing_ms) timing[stage] = ms;
+    j["trace"] = {{"match_expression", r.match_expression}, {"timing", timing}};
+    auto candidates = [](const std::vector<search::ChannelHit>& hits) {
+      json a = json::array();
+      for (size_t i = 0; i < hits.size(); ++i) {
+        a.push_back({{"rank", i + 1}, {"chunk_id", hits[i].chunk_id}, {"score", hits[i].score}});
+      }
+      return a;
+    };
+    if (!r.timing_ms.empty()) {
+      j["trace"]["lexical"] = candidates(r.lexical_candidates);
+      j["trace"]["vector"] = candidates(r.vector_candidates);
+    }
   }
   return j;
 }

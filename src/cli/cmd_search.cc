@@ -1,5 +1,6 @@
 // search: dense four-line hits (spec §1.5), --explain breakdown (§1.6), --json response.
 #include <cstdio>
+#include <cstring>
 
 #include "app/queries.h"
 #include "app/wire.h"
@@ -52,6 +53,7 @@ Result<search::SearchRequest> BuildRequest(const SearchArgs& a, const config::Co
   if (a.max_tokens > 0) r.max_tokens = a.max_tokens;
   if (!a.cursor.empty()) r.cursor = a.cursor;
   r.explain = a.explain;
+  r.trace = a.trace;
   SearchFilters& f = r.filters;
   for (const auto& t : a.tags) f.tags_any.push_back(t);
   if (!a.lang.empty()) f.lang = a.lang;
@@ -134,6 +136,18 @@ void PrintHuman(const Output& out, const search::SearchResponse& r, bool explain
                    std::string(SearchModeName(r.mode)) + "  index " + r.index_version + "  " +
                    buf));
   if (explain) out.Line(out.Dim("match " + r.match_expression));
+  if (!r.timing_ms.empty()) {
+    std::string line = "trace";
+    for (const char* stage : {"open_ms", "model_load_ms", "query_embed_ms", "lexical_ms",
+                              "vector_ms", "fusion_ms", "total_ms"}) {
+      auto it = r.timing_ms.find(stage);
+      if (it == r.timing_ms.end()) continue;
+      std::snprintf(buf, sizeof buf, "  %.*s %.1f ms", static_cast<int>(std::strlen(stage) - 3),
+                    stage, it->second);
+      line += buf;
+    }
+    out.Line(out.Dim(line));
+  }
   if (r.next_cursor) {
     out.Note(std::string(r.truncated ? "truncated to fit --max-tokens; " : "") +
              "more results: --cursor " + *r.next_cursor);

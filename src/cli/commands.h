@@ -32,6 +32,7 @@ struct SearchArgs {
   int max_tokens = 0;
   int snippet_chars = 0;
   bool explain = false;
+  bool trace = false;
 };
 
 struct ListArgs {

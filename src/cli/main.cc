@@ -151,6 +151,9 @@ int Main(int argc, char** argv) {
   search->add_option("--cursor", s.cursor, "Continue from a previous next_cursor");
   search->add_option("--snippet-chars", s.snippet_chars, "Snippet length (default 220)");
   search->add_flag("--explain", s.explain, "Show how each hit was scored");
+  search->add_flag("--trace", s.trace,
+                   "Show per-stage timings (open, model load, query embedding, lexical,\n"
+                   "vector, fusion) and each channel's candidates (--json)");
 
   app.add_subcommand("doctor", "Check config, data directory, index health and models");
   app.add_subcommand("schema", "Capabilities, versions and index statistics");

@@ -26,6 +26,8 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
   lq.limit = request.k + 1;  // one extra row tells whether another page exists
   lq.offset = static_cast<int>(offset);
   KEBAB_ASSIGN_OR_RETURN(std::vector<store::LexicalRow> rows, store.LexicalSearch(lq));
+  const double lexical_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 
   SearchResponse resp;
   resp.query = request.query;
@@ -50,6 +52,12 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
     hit.retrieval.lexical_rank = hit.rank;
     hit.retrieval.fusion_score = hit.score;
     resp.hits.push_back(std::move(hit));
+  }
+  if (request.trace) {
+    resp.timing_ms["lexical_ms"] = lexical_ms;
+    for (const SearchHit& h : resp.hits) {
+      resp.lexical_candidates.push_back({0, h.chunk.chunk.chunk_id, *h.retrieval.lexical_score});
+    }
   }
   internal::FinishPage(request, {offset, revision, fingerprint}, more, started,
                        {"no indexed chunk contains these words; try other or fewer words",

@@ -3,6 +3,7 @@
 // fused by normalized RRF. Results are deterministic: ties break on chunk id.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "core/citation.h"
 #include "core/search_types.h"
 #include "core/status.h"
+#include "search/fusion.h"
 #include "store/store.h"
 
 namespace kebab::search {
@@ -23,6 +25,7 @@ struct SearchRequest {
   std::optional<int> max_tokens;      // budget for the whole response (chars / 4)
   int snippet_chars = 220;
   bool explain = false;
+  bool trace = false;  // keep per-stage timings and each channel's candidates
 };
 
 struct RetrievalDetail {
@@ -54,6 +57,11 @@ struct SearchResponse {
   std::string index_version;
   std::string match_expression;  // what FTS5 ran (for --explain)
   std::string embedding_model;   // the space searched (vector and hybrid modes)
+  // With request.trace: milliseconds per stage ("open_ms", "model_load_ms", "query_embed_ms",
+  // "lexical_ms", "vector_ms", "fusion_ms", "total_ms") and the candidates each channel gave
+  // the fusion, best first.
+  std::map<std::string, double> timing_ms;
+  std::vector<ChannelHit> lexical_candidates, vector_candidates;
   std::optional<std::string> hint;
   double elapsed_ms = 0;
 };

@@ -153,6 +153,17 @@ class VectorSearchTest(KebabTestCase):
         self.assertTrue(any(h["retrieval"]["lexical_rank"] == 1 for h in hyb["hits"]))
         self.assertEqual([h["chunk_id"] for h in hyb["hits"]],
                          [h["chunk_id"] for h in again["hits"]])
+        # --trace: per-stage timings and both channels' candidates
+        traced = self.kjson("search", "--k", "3", "--trace", "borrow", schema="search_response")
+        timing = traced["trace"]["timing"]
+        for stage in ("open_ms", "model_load_ms", "query_embed_ms", "lexical_ms", "vector_ms",
+                      "fusion_ms", "total_ms"):
+            self.assertGreaterEqual(timing[stage], 0, stage)
+        self.assertGreaterEqual(timing["total_ms"], timing["model_load_ms"])
+        self.assertTrue(traced["trace"]["lexical"])
+        self.assertEqual(traced["trace"]["vector"][0]["rank"], 1)
+        human = self.sb.run("search", "--k", "3", "--trace", "borrow")
+        self.assertIn("model_load", human.stdout)
         # --mode lexical still works and ignores the model
         lex = self.kjson("search", "--mode", "lexical", "borrow", schema="search_response")
         self.assertTrue(lex["hits"])
