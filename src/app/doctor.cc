@@ -80,7 +80,7 @@ DoctorReport Doctor(const config::Config* config, const Status& load_status,
     add("embedding_model", true, "not configured (lexical search only)");
   } else {
     // Loading is the health check: a local model must open, a server must answer.
-    auto embedder = embed::OpenEmbedder(*config);
+    auto embedder = embed::SharedEmbedder(*config);
     if (embedder.ok()) {
       const embed::SpaceInfo& space = (*embedder)->space();
       std::string vectors = "no index yet";

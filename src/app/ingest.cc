@@ -452,7 +452,7 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   if (needs_embedding) {
     // Lexical results are committed by now; a model that cannot load fails the run with its
     // own error, and the next ingest fills in the vectors.
-    KEBAB_ASSIGN_OR_RETURN(auto embedder, embed::OpenEmbedder(config));
+    KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config));
     const int64_t before = counts.embeddings_indexed;
     KEBAB_RETURN_IF_ERROR(EmbedMissingChunks(config, *store, *embedder, emit, cancel, &counts));
     if (counts.embeddings_indexed > before) KEBAB_RETURN_IF_ERROR(note_change());

@@ -214,7 +214,7 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
   end_stage("open_ms");
   if (request.mode == SearchMode::kLexical) return finish(search::LexicalSearch(*store, request));
 
-  KEBAB_ASSIGN_OR_RETURN(auto embedder, embed::OpenEmbedder(config));
+  KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config));
   end_stage("model_load_ms");
   const store::SpaceKey key = SpaceKeyOf(*embedder);
   KEBAB_ASSIGN_OR_RETURN(auto space, store->FindSpace(key));
