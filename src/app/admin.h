@@ -58,12 +58,15 @@ struct SchemaInfo {
 
 Result<SchemaInfo> Schema(const config::Config& config);
 
-enum class ResetScope { kAll, kDataOnly, kConfigOnly };
+// kVectorOnly deletes every embedding space and vector from the index (documents, chunks and
+// the lexical index stay), e.g. after switching models; the next ingest re-embeds.
+enum class ResetScope { kAll, kDataOnly, kConfigOnly, kVectorOnly };
 
 struct ResetReport {
   ResetScope scope = ResetScope::kDataOnly;
   std::vector<std::string> removed_paths;
   std::vector<std::string> kept_paths;
+  int64_t vectors_removed = 0;  // kVectorOnly
 };
 
 // Paths a reset of `scope` removes (for the confirmation prompt).

@@ -1,6 +1,7 @@
 #include <filesystem>
 
 #include "app/admin.h"
+#include "app/internal_store.h"
 
 namespace kebab::app {
 
@@ -21,12 +22,24 @@ std::vector<std::string> ResetTargets(const config::Config& config, ResetScope s
   if (scope == ResetScope::kAll || scope == ResetScope::kConfigOnly) {
     targets.push_back(config.config_path);
   }
+  if (scope == ResetScope::kVectorOnly) {
+    targets.push_back("every embedding space and vector in " + config.storage.sqlite);
+  }
   return targets;
 }
 
 Result<ResetReport> Reset(const config::Config& config, ResetScope scope) {
   ResetReport report;
   report.scope = scope;
+  if (scope == ResetScope::kVectorOnly) {
+    std::error_code ec;
+    if (fs::exists(config.storage.sqlite, ec)) {
+      KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, /*readonly=*/false));
+      KEBAB_ASSIGN_OR_RETURN(report.vectors_removed, store->DeleteAllVectors());
+    }
+    report.kept_paths = {config.storage.sqlite, config.config_path, config.workspace.root};
+    return report;
+  }
   for (const std::string& path : ResetTargets(config, scope)) {
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(path, ec))) continue;

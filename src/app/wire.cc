@@ -344,13 +344,16 @@ json FetchResult(const app::FetchResult& r) {
 }
 
 json ResetReport(const app::ResetReport& r) {
-  const char* scope = r.scope == ResetScope::kAll        ? "all"
-                      : r.scope == ResetScope::kDataOnly ? "data_only"
-                                                         : "config_only";
-  return {{"schema_version", "reset_report.v1"},
-          {"scope", scope},
-          {"removed_paths", r.removed_paths},
-          {"kept_paths", r.kept_paths}};
+  const char* scope = r.scope == ResetScope::kAll          ? "all"
+                      : r.scope == ResetScope::kDataOnly   ? "data_only"
+                      : r.scope == ResetScope::kVectorOnly ? "vector_only"
+                                                           : "config_only";
+  json j = {{"schema_version", "reset_report.v1"},
+            {"scope", scope},
+            {"removed_paths", r.removed_paths},
+            {"kept_paths", r.kept_paths}};
+  if (r.scope == ResetScope::kVectorOnly) j["vectors_removed"] = r.vectors_removed;
+  return j;
 }
 
 json Schema(const SchemaInfo& info) {

@@ -75,6 +75,7 @@ int RunReset(const Output& out, const Globals& g, const std::string& scope_name,
   if (!config.ok()) return out.Fail(config.status());
   app::ResetScope scope = scope_name == "all"           ? app::ResetScope::kAll
                           : scope_name == "config-only" ? app::ResetScope::kConfigOnly
+                          : scope_name == "vector-only" ? app::ResetScope::kVectorOnly
                                                         : app::ResetScope::kDataOnly;
   if (!yes) {
     if (!::isatty(STDIN_FILENO) || out.json) {
@@ -98,7 +99,11 @@ int RunReset(const Output& out, const Globals& g, const std::string& scope_name,
     out.Json(app::wire::ResetReport(*report));
   } else {
     for (const auto& p : report->removed_paths) out.Line("removed  " + p);
-    if (report->removed_paths.empty()) out.Line("nothing to remove");
+    if (scope == app::ResetScope::kVectorOnly) {
+      out.Line("removed  " + std::to_string(report->vectors_removed) + " vectors");
+    } else if (report->removed_paths.empty()) {
+      out.Line("nothing to remove");
+    }
     for (const auto& p : report->kept_paths) out.Line("kept     " + p);
   }
   return kExitOk;

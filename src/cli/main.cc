@@ -169,6 +169,9 @@ int Main(int argc, char** argv) {
       "--data-only", [&] { reset_scope = "data-only"; }, "Index, cache and state (default)");
   scope_group->add_flag_callback(
       "--config-only", [&] { reset_scope = "config-only"; }, "Only the config file");
+  scope_group->add_flag_callback(
+      "--vector-only", [&] { reset_scope = "vector-only"; },
+      "Only the stored vectors (every embedding space); the next ingest re-embeds");
   scope_group->require_option(0, 1);
   reset->add_flag("-y,--yes", yes, "Do not ask for confirmation");
 

@@ -193,6 +193,9 @@ class Store {
   Result<std::vector<VectorHit>> ExactVectorSearch(int64_t space_id,
                                                    const std::vector<float>& query,
                                                    const SearchFilters& filters, int limit);
+  // Deletes every embedding space and vector, bumping the corpus revision; returns how many
+  // vectors went.
+  Result<int64_t> DeleteAllVectors();
   // Chunk rows (with their document's lang, source type and trust) by rowid, in that order.
   Result<std::vector<LexicalRow>> ChunksByRowid(const std::vector<int64_t>& rowids);
 

@@ -133,6 +133,19 @@ Status Store::PutVectors(int64_t space_id, const std::vector<std::string>& text_
   });
 }
 
+Result<int64_t> Store::DeleteAllVectors() {
+  int64_t removed = 0;
+  KEBAB_RETURN_IF_ERROR(Atomically([&]() -> Status {
+    Statement count(db_, "SELECT count(*) FROM embeddings");
+    Status st;
+    if (count.Step(&st)) removed = count.ColumnInt(0);
+    KEBAB_RETURN_IF_ERROR(st);
+    KEBAB_RETURN_IF_ERROR(Exec(db_, "DELETE FROM embeddings; DELETE FROM embedding_spaces;"));
+    return BumpCorpusRevision().status();
+  }));
+  return removed;
+}
+
 Result<std::vector<VectorHit>> Store::ExactVectorSearch(int64_t space_id,
                                                         const std::vector<float>& query,
                                                         const SearchFilters& filters, int limit) {

@@ -222,6 +222,21 @@ class VectorSearchTest(KebabTestCase):
         again, _ = self.ingest_report()
         self.assertEqual(again["embeddings_indexed"], 0)
 
+    def test_reset_vector_only_drops_vectors_and_keeps_the_lexical_index(self):
+        first, _ = self.ingest_report()
+        report = self.kjson("reset", "--vector-only", "--yes", schema="reset_report")
+        self.assertEqual(report["scope"], "vector_only")
+        self.assertEqual(report["vectors_removed"], first["embeddings_indexed"])
+        self.assertEqual(report["removed_paths"], [])
+        self.assertEqual(self.kjson("schema", schema="schema")["stats"]["embedding_spaces"], [])
+        self.assertError(self.sb.run("--json", "search", "--mode", "vector", "borrow"),
+                         "not_indexed")
+        self.assertTrue(self.kjson("search", "--mode", "lexical", "borrow",
+                                   schema="search_response")["hits"])
+        again, _ = self.ingest_report()
+        self.assertEqual(again["unchanged"], first["new"])
+        self.assertEqual(again["embeddings_indexed"], first["embeddings_indexed"])
+
     def test_vector_mode_without_a_model_is_a_clear_error(self):
         self.sb.write_config()
         self.ingest()
