@@ -14,12 +14,12 @@ Result<SchemaInfo> Schema(const config::Config& config) {
                        "doc_summary.v1",  "chunk_inspection.v1", "document_inspection.v1",
                        "doctor.v1",       "ingest_report.v1",    "ingest_progress.v1",
                        "fetch_result.v1", "reset_report.v1",     "schema.v1",
-                       "error.v1"};
+                       "error.v1",        "bulk_search_item.v1"};
   info.capabilities = {
       {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
       {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", true},
       {"hybrid_search", true},      {"streaming_ask", false},  {"mcp_server", false},
-      {"single_file_ingest", true}, {"bulk_search", false},    {"search_cursor", true},
+      {"single_file_ingest", true}, {"bulk_search", true},     {"search_cursor", true},
       {"search_explain", true},     {"stemming", true}};
   info.parser_version = parse::kMarkdownParserVersion;
   info.chunker_version = chunk::kMdHeadingV2;

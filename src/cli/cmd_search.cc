@@ -1,6 +1,8 @@
 // search: dense four-line hits (spec §1.5), --explain breakdown (§1.6), --json response.
 #include <cstdio>
 #include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "app/queries.h"
 #include "app/wire.h"
@@ -154,11 +156,80 @@ void PrintHuman(const Output& out, const search::SearchResponse& r, bool explain
   }
 }
 
+// One query line of --bulk: {"query": str, "k"?: int, "mode"?: str, "id"?: any}.
+Result<SearchArgs> BulkLineArgs(const SearchArgs& base, const nlohmann::json& line, int number) {
+  const std::string where = "line " + std::to_string(number) + ": ";
+  const char* example = "one query a line, e.g. {\"query\": \"wal checkpoint\", \"k\": 5}";
+  if (!line.is_object() || !line.contains("query") || !line["query"].is_string()) {
+    return InvalidInput(where + "expected a JSON object with a \"query\" string", example);
+  }
+  SearchArgs a = base;
+  a.words = {line["query"].get<std::string>()};
+  if (line.contains("k")) {
+    if (!line["k"].is_number_integer()) return InvalidInput(where + "\"k\" must be an integer");
+    a.k = line["k"].get<int>();
+  }
+  if (line.contains("mode")) {
+    if (!line["mode"].is_string()) return InvalidInput(where + "\"mode\" must be a string");
+    a.mode = line["mode"].get<std::string>();
+  }
+  return a;
+}
+
+int RunBulk(const Output& out, const config::Config& config, const SearchArgs& args) {
+  constexpr int kMaxQueries = 100;
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(std::cin, line);) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    lines.push_back(std::move(line));
+  }
+  if (lines.size() > kMaxQueries) {
+    return out.Fail(InvalidInput("--bulk takes at most " + std::to_string(kMaxQueries) +
+                                     " queries, got " + std::to_string(lines.size()),
+                                 "split the queries into several calls"));
+  }
+  if (lines.empty()) return out.Fail(InvalidInput("--bulk read no queries from stdin"));
+  for (size_t i = 0; i < lines.size(); ++i) {
+    nlohmann::json item = {{"schema_version", "bulk_search_item.v1"},
+                           {"index", i},
+                           {"id", nullptr},
+                           {"response", nullptr},
+                           {"error", nullptr}};
+    nlohmann::json line = nlohmann::json::parse(lines[i], nullptr, /*allow_exceptions=*/false);
+    if (line.is_object() && line.contains("id")) item["id"] = line["id"];
+    Status failed;
+    auto a = BulkLineArgs(args, line, static_cast<int>(i) + 1);
+    if (!a.ok()) {
+      failed = a.status();
+    } else if (auto request = BuildRequest(*a, config); !request.ok()) {
+      failed = request.status();
+    } else if (auto response = app::Search(config, *request); !response.ok()) {
+      failed = response.status();
+    } else {
+      item["response"] = app::wire::SearchResponse(*response, args.explain);
+    }
+    if (!failed.ok()) item["error"] = app::wire::Error(failed);
+    out.Json(item);
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunSearch(const Output& out, const Globals& g, const SearchArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  if (args.bulk) {
+    if (!args.words.empty() || !args.cursor.empty()) {
+      return out.Fail(InvalidInput("--bulk reads its queries from stdin",
+                                   "drop the query words (and --cursor) from the command line"));
+    }
+    return RunBulk(out, *config, args);
+  }
+  if (args.words.empty()) {
+    return out.Fail(InvalidInput("no query given",
+                                 "kebab search WORDS..., or --bulk with ndjson queries on stdin"));
+  }
   auto request = BuildRequest(args, *config);
   if (!request.ok()) return out.Fail(request.status());
   auto response = app::Search(*config, *request);

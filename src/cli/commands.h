@@ -33,6 +33,7 @@ struct SearchArgs {
   int snippet_chars = 0;
   bool explain = false;
   bool trace = false;
+  bool bulk = false;  // queries as ndjson on stdin, one bulk_search_item.v1 line each
 };
 
 struct ListArgs {

@@ -122,28 +122,32 @@ int Main(int argc, char** argv) {
       "search",
       "Find passages by words. Plain words match the phrase or any word (BM25-ranked);\n"
       "'…' in single quotes passes raw FTS5 syntax (e.g. 'rust NEAR/5 ownership').");
-  search->add_option("query", s.words, "Words to search for")->required();
+  search->add_option("query", s.words, "Words to search for (not with --bulk)");
   search->add_option("-k,--k", s.k, "Number of hits (default search.default_k)");
   search->add_option("--mode", s.mode,
                      "lexical, vector or hybrid (default: hybrid when models.embedding is\n"
                      "configured, else lexical)");
   search->add_option("--tag", s.tags, "Only documents with any of these tags (repeatable)")
       ->expected(1)
-      ->take_all();
+      ->take_all()
+      ->allow_extra_args(false);
   search->add_option("--lang", s.lang, "Only documents in this language (en, ko, ...)");
   search->add_option("--path-glob", s.path_glob, "Only paths matching, e.g. 'notes/**/*.md'");
   search->add_option("--trust-min", s.trust_min, "primary | secondary | generated");
   search->add_option("--media", s.media, "markdown,pdf,image,audio,code,other (comma list)")
       ->expected(1)
-      ->take_all();
+      ->take_all()
+      ->allow_extra_args(false);
   search->add_option("--doc-id", s.doc_ids, "Only these documents (repeatable)")
       ->expected(1)
-      ->take_all();
+      ->take_all()
+      ->allow_extra_args(false);
   search
       ->add_option("--source-type", s.source_types,
                    "markdown,note,paper,reference,inbox (comma list)")
       ->expected(1)
-      ->take_all();
+      ->take_all()
+      ->allow_extra_args(false);
   search->add_option("--ingested-after", s.ingested_after,
                      "Only documents indexed after this RFC 3339 time or date");
   search->add_option("--max-tokens", s.max_tokens,
@@ -151,6 +155,11 @@ int Main(int argc, char** argv) {
   search->add_option("--cursor", s.cursor, "Continue from a previous next_cursor");
   search->add_option("--snippet-chars", s.snippet_chars, "Snippet length (default 220)");
   search->add_flag("--explain", s.explain, "Show how each hit was scored");
+  search->add_flag("--bulk", s.bulk,
+                   "Read up to 100 queries as ndjson on stdin ({\"query\": ..., \"k\": 5,\n"
+                   "\"mode\": \"vector\", \"id\": ...}); print one bulk_search_item.v1 line\n"
+                   "each. The other flags apply to every query; a failed query does not\n"
+                   "stop the rest");
   search->add_flag("--trace", s.trace,
                    "Show per-stage timings (open, model load, query embedding, lexical,\n"
                    "vector, fusion) and each channel's candidates (--json)");

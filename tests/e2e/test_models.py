@@ -237,6 +237,31 @@ class VectorSearchTest(KebabTestCase):
         self.assertEqual(again["unchanged"], first["new"])
         self.assertEqual(again["embeddings_indexed"], first["embeddings_indexed"])
 
+    def test_bulk_search_runs_every_query_and_isolates_failures(self):
+        self.ingest_report()
+        lines = [{"query": "borrow", "k": 2, "id": "first"},
+                 {"query": "borrow", "mode": "lexical", "k": 1},
+                 "not a query object",
+                 {"query": "garden", "mode": "nonsense"}]
+        stdin = "\n".join(json.dumps(l) for l in lines) + "\n\n"
+        r = self.sb.run("search", "--bulk", stdin=stdin)
+        self.assertExit(r, 0)
+        items = [json.loads(line) for line in r.stdout.strip().splitlines()]
+        self.assertEqual([i["index"] for i in items], [0, 1, 2, 3])
+        for i in items:
+            self.assertValid("bulk_search_item", i)
+        self.assertEqual(items[0]["id"], "first")
+        self.assertEqual(items[0]["response"]["mode"], "hybrid")
+        self.assertEqual(len(items[0]["response"]["hits"]), 2)
+        self.assertEqual(items[1]["response"]["mode"], "lexical")
+        self.assertIsNone(items[1]["error"])
+        self.assertEqual(items[2]["error"]["code"], "invalid_input")
+        self.assertIsNone(items[2]["response"])
+        self.assertEqual(items[3]["error"]["code"], "invalid_input")
+        too_many = "".join(json.dumps({"query": "q"}) + "\n" for _ in range(101))
+        self.assertError(self.sb.run("--json", "search", "--bulk", stdin=too_many),
+                         "invalid_input")
+
     def test_vector_mode_without_a_model_is_a_clear_error(self):
         self.sb.write_config()
         self.ingest()
