@@ -13,6 +13,20 @@ namespace kebab::app {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// "N vectors, M chunk texts not embedded yet" for the space, or that it has none yet.
+Result<std::string> VectorStatus(store::Store& store, const store::SpaceKey& key) {
+  KEBAB_ASSIGN_OR_RETURN(std::optional<int64_t> space, store.FindSpaceId(key));
+  if (!space) return std::string("no vectors yet (run `kebab ingest`)");
+  KEBAB_ASSIGN_OR_RETURN(int64_t vectors, store.CountVectors(*space));
+  KEBAB_ASSIGN_OR_RETURN(int64_t missing, store.CountTextsWithoutVectors(*space));
+  return std::to_string(vectors) + " vectors, " + std::to_string(missing) +
+         " chunk texts not embedded yet";
+}
+
+}  // namespace
+
 DoctorReport Doctor(const config::Config* config, const Status& load_status,
                     const std::string& config_path) {
   DoctorReport report;
@@ -85,15 +99,8 @@ DoctorReport Doctor(const config::Config* config, const Status& load_status,
       const embed::SpaceInfo& space = (*embedder)->space();
       std::string vectors = "no index yet";
       if (auto store = OpenStore(*config, true); store.ok()) {
-        auto found = (*store)->FindSpace(SpaceKeyOf(**embedder));
-        auto missing = found.ok() && *found ? (*store)->CountTextsWithoutVectors((*found)->space_id)
-                                            : Result<int64_t>(int64_t{0});
-        if (found.ok() && *found && missing.ok()) {
-          vectors = std::to_string((*found)->vector_count) + " vectors, " +
-                    std::to_string(*missing) + " chunk texts not embedded yet";
-        } else if (found.ok()) {
-          vectors = "no vectors yet (run `kebab ingest`)";
-        }
+        auto status = VectorStatus(**store, SpaceKeyOf(**embedder));
+        vectors = status.ok() ? *status : status.status().message();
       }
       add("embedding_model", true,
           space.provider + ":" + space.model + " (" + std::to_string(space.dimensions) +

@@ -217,8 +217,12 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
   KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config));
   end_stage("model_load_ms");
   const store::SpaceKey key = SpaceKeyOf(*embedder);
-  KEBAB_ASSIGN_OR_RETURN(auto space, store->FindSpace(key));
-  if (!space || space->vector_count == 0) {
+  KEBAB_ASSIGN_OR_RETURN(std::optional<int64_t> space, store->FindSpaceId(key));
+  bool has_vectors = false;
+  if (space) {
+    KEBAB_ASSIGN_OR_RETURN(has_vectors, store->HasVectors(*space));
+  }
+  if (!has_vectors) {
     std::string have;
     KEBAB_ASSIGN_OR_RETURN(auto spaces, store->ListSpaces());
     for (const auto& s : spaces) {
@@ -236,7 +240,7 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
   KEBAB_ASSIGN_OR_RETURN(std::vector<embed::Vector> query,
                          embedder->Embed({request.query}, embed::Purpose::kQuery));
   end_stage("query_embed_ms");
-  search::VectorQuery vq{space->space_id, std::move(query.at(0)), key.model};
+  search::VectorQuery vq{*space, std::move(query.at(0)), key.model};
   return finish(search::SemanticSearch(*store, request, vq, config.search.rrf_k));
 }
 

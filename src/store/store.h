@@ -177,7 +177,10 @@ class Store {
   Status CompactFullTextIndex(bool full);
 
   // --- embedding spaces and vectors (store/vectors.cc) ---
-  Result<std::optional<StoredSpace>> FindSpace(const SpaceKey& key);
+  Result<std::optional<int64_t>> FindSpaceId(const SpaceKey& key);
+  // Cheap (search checks it on every query); CountVectors reads the whole space.
+  Result<bool> HasVectors(int64_t space_id);
+  Result<int64_t> CountVectors(int64_t space_id);
   Result<std::vector<StoredSpace>> ListSpaces();
   Result<int64_t> EnsureSpace(const SpaceKey& key);
   // Up to `limit` chunks after `after_rowid` (in rowid order) whose text has no vector in the

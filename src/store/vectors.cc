@@ -40,19 +40,34 @@ Status RegisterTextHashFunction(sqlite3* db) {
   return Status::OK();
 }
 
-Result<std::optional<StoredSpace>> Store::FindSpace(const SpaceKey& key) {
+Result<std::optional<int64_t>> Store::FindSpaceId(const SpaceKey& key) {
   Statement q(db_,
-              "SELECT s.space_id, (SELECT count(*) FROM embeddings e WHERE e.space_id = "
-              "s.space_id) FROM embedding_spaces s WHERE provider = ?1 AND model = ?2 AND "
+              "SELECT space_id FROM embedding_spaces WHERE provider = ?1 AND model = ?2 AND "
               "version = ?3 AND dimensions = ?4 AND document_prefix = ?5");
   q.Bind(1, key.provider).Bind(2, key.model).Bind(3, key.version).Bind(4, key.dimensions);
   q.Bind(5, key.document_prefix);
   Status st;
-  if (!q.Step(&st)) {
-    if (!st.ok()) return st;
-    return std::optional<StoredSpace>();
-  }
-  return std::optional<StoredSpace>(StoredSpace{q.ColumnInt(0), key, q.ColumnInt(1)});
+  if (q.Step(&st)) return std::optional<int64_t>(q.ColumnInt(0));
+  if (!st.ok()) return st;
+  return std::optional<int64_t>();
+}
+
+Result<bool> Store::HasVectors(int64_t space_id) {
+  Statement q(db_, "SELECT EXISTS (SELECT 1 FROM embeddings WHERE space_id = ?1)");
+  q.Bind(1, space_id);
+  Status st;
+  if (q.Step(&st)) return q.ColumnInt(0) != 0;
+  if (!st.ok()) return st;
+  return false;
+}
+
+Result<int64_t> Store::CountVectors(int64_t space_id) {
+  Statement q(db_, "SELECT count(*) FROM embeddings WHERE space_id = ?1");
+  q.Bind(1, space_id);
+  Status st;
+  if (q.Step(&st)) return q.ColumnInt(0);
+  if (!st.ok()) return st;
+  return int64_t{0};
 }
 
 Result<std::vector<StoredSpace>> Store::ListSpaces() {
@@ -73,8 +88,8 @@ Result<std::vector<StoredSpace>> Store::ListSpaces() {
 }
 
 Result<int64_t> Store::EnsureSpace(const SpaceKey& key) {
-  KEBAB_ASSIGN_OR_RETURN(auto found, FindSpace(key));
-  if (found) return found->space_id;
+  KEBAB_ASSIGN_OR_RETURN(std::optional<int64_t> found, FindSpaceId(key));
+  if (found) return *found;
   KEBAB_RETURN_IF_ERROR(
       Statement(db_,
                 "INSERT INTO embedding_spaces(provider, model, version, dimensions, "
