@@ -1,13 +1,12 @@
 #include "app/queries.h"
 
-#include <chrono>
 #include <fstream>
-#include <map>
 
 #include "app/embed_stage.h"
 #include "app/internal_store.h"
 #include "core/hash.h"
 #include "core/ids.h"
+#include "core/time.h"
 #include "core/unicode.h"
 #include "embed/open.h"
 
@@ -193,29 +192,20 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
                             " needs an embedding model, and none is configured",
                         "use --mode lexical, or set [models.embedding] in the config");
   }
-  const auto started = std::chrono::steady_clock::now();
-  auto stage_started = started;
-  std::map<std::string, double> timing;
-  auto end_stage = [&](const char* name) {
-    const auto now = std::chrono::steady_clock::now();
-    timing[name] = std::chrono::duration<double, std::milli>(now - stage_started).count();
-    stage_started = now;
-  };
+  StageTimer timer;
   auto finish = [&](Result<search::SearchResponse> resp) -> Result<search::SearchResponse> {
     if (!resp.ok() || !request.trace) return resp;
-    resp->timing_ms.merge(timing);
-    resp->timing_ms["total_ms"] =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-            .count();
+    resp->timing_ms.merge(timer.stages());
+    resp->timing_ms["total_ms"] = timer.TotalMs();
     return resp;
   };
 
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
-  end_stage("open_ms");
+  timer.End("open_ms");
   if (request.mode == SearchMode::kLexical) return finish(search::LexicalSearch(*store, request));
 
   KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config));
-  end_stage("model_load_ms");
+  timer.End("model_load_ms");
   const store::SpaceKey key = SpaceKeyOf(*embedder);
   KEBAB_ASSIGN_OR_RETURN(std::optional<int64_t> space, store->FindSpaceId(key));
   bool has_vectors = false;
@@ -239,7 +229,7 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
   }
   KEBAB_ASSIGN_OR_RETURN(std::vector<embed::Vector> query,
                          embedder->Embed({request.query}, embed::Purpose::kQuery));
-  end_stage("query_embed_ms");
+  timer.End("query_embed_ms");
   search::VectorQuery vq{*space, std::move(query.at(0)), key.model};
   return finish(search::SemanticSearch(*store, request, vq, config.search.rrf_k));
 }

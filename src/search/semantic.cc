@@ -2,8 +2,8 @@
 // lexical ranking by normalized RRF (search/fusion.h).
 #include <algorithm>
 #include <chrono>
-#include <map>
 
+#include "core/time.h"
 #include "search/fusion.h"
 #include "search/highlight.h"
 #include "search/internal/results.h"
@@ -35,16 +35,10 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
   const int page_end = static_cast<int>(offset) + request.k + 1;  // +1: is there a next page?
   const int depth = hybrid ? std::max(kMinFusionDepth, 2 * page_end) : page_end;
 
-  auto stage_started = std::chrono::steady_clock::now();
-  std::map<std::string, double> timing;
-  auto end_stage = [&](const char* name) {
-    const auto now = std::chrono::steady_clock::now();
-    timing[name] = std::chrono::duration<double, std::milli>(now - stage_started).count();
-    stage_started = now;
-  };
+  StageTimer timer;
   KEBAB_ASSIGN_OR_RETURN(std::vector<store::VectorHit> nearest,
                          store.ExactVectorSearch(vq.space_id, vq.vector, request.filters, depth));
-  end_stage("vector_ms");
+  timer.End("vector_ms");
   std::vector<ChannelHit> vector_channel;
   for (auto& h : nearest)
     vector_channel.push_back({h.chunk_rowid, std::move(h.chunk_id), h.similarity});
@@ -53,7 +47,7 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
     store::LexicalQuery lq{.match = match, .filters = request.filters, .limit = depth};
     KEBAB_ASSIGN_OR_RETURN(std::vector<store::LexicalRow> rows, store.LexicalSearch(lq));
     for (auto& r : rows) lexical_channel.push_back({r.chunk_rowid, r.chunk.chunk.chunk_id, r.bm25});
-    end_stage("lexical_ms");
+    timer.End("lexical_ms");
   }
   std::vector<FusedHit> ranked = FuseRrf(lexical_channel, vector_channel, rrf_k);
   if (!hybrid) {
@@ -100,9 +94,9 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
     hit.retrieval.fusion_score = f.score;
     resp.hits.push_back(std::move(hit));
   }
-  end_stage("fusion_ms");
+  timer.End("fusion_ms");
   if (request.trace) {
-    resp.timing_ms = std::move(timing);
+    resp.timing_ms = std::move(timer.stages());
     resp.lexical_candidates = std::move(lexical_channel);
     resp.vector_candidates = std::move(vector_channel);
   }
