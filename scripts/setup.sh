@@ -32,12 +32,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# llama.cpp is built once per version into a cache outside the repository.
+# llama.cpp is built once per version into a cache outside the repository; USearch likewise
+# fetched once.
 LLAMA_PREFIX=$(scripts/build-llama.sh)
+USEARCH_DIR=$(scripts/fetch-usearch.sh)
 
 BUILD_TYPE="${KEBAB_BUILD_TYPE:-RelWithDebInfo}"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
-  -DKEBAB_LLAMA_PREFIX="$LLAMA_PREFIX" >/dev/null
+  -DKEBAB_LLAMA_PREFIX="$LLAMA_PREFIX" -DKEBAB_USEARCH_DIR="$USEARCH_DIR" >/dev/null
 cmake --build build -j "$(nproc)"
 echo "setup: built $(pwd)/build/kebab" >&2
 

@@ -5,6 +5,7 @@
 
 #include "core/time.h"
 #include "embed/open.h"
+#include "index/vector_index.h"
 
 namespace kebab::app {
 
@@ -13,10 +14,9 @@ store::SpaceKey SpaceKeyOf(const embed::Embedder& embedder) {
   return {s.provider, s.model, s.version, s.dimensions, s.document_prefix};
 }
 
-Result<bool> AllChunksEmbedded(const config::Config& config, store::Store& store) {
+Result<std::optional<store::StoredSpace>> FindConfiguredSpace(const config::Config& config,
+                                                              store::Store& store) {
   const config::EmbeddingConfig& ec = config.embedding;
-  // The space as far as the config tells it without loading the model: dimensions and the
-  // "auto" prefix need the model, so they only narrow the match when configured.
   const std::string model =
       ec.provider == "llama" ? std::filesystem::path(embed::LlamaModelPath(config)).stem().string()
                              : ec.model;
@@ -27,12 +27,41 @@ Result<bool> AllChunksEmbedded(const config::Config& config, store::Store& store
     if (k.provider != ec.provider || k.model != model || k.version != ec.version) continue;
     if (ec.dimensions > 0 && k.dimensions != ec.dimensions) continue;
     if (ec.document_prefix != "auto" && k.document_prefix != ec.document_prefix) continue;
-    if (match != nullptr) return false;  // ambiguous: let the model decide
+    if (match != nullptr) return std::optional<store::StoredSpace>();  // ambiguous
     match = &s;
   }
-  if (match == nullptr) return false;
-  KEBAB_ASSIGN_OR_RETURN(int64_t missing, store.CountTextsWithoutVectors(match->space_id));
+  if (match == nullptr) return std::optional<store::StoredSpace>();
+  return std::optional<store::StoredSpace>(*match);
+}
+
+Result<bool> AllChunksEmbedded(const config::Config& config, store::Store& store) {
+  KEBAB_ASSIGN_OR_RETURN(std::optional<store::StoredSpace> space,
+                         FindConfiguredSpace(config, store));
+  if (!space) return false;  // none yet, or ambiguous: let the model decide
+  KEBAB_ASSIGN_OR_RETURN(int64_t missing, store.CountTextsWithoutVectors(space->space_id));
   return missing == 0;
+}
+
+Status RefreshVectorIndex(const config::Config& config, store::Store& store,
+                          const IngestEventSink& emit, std::vector<std::string>* warnings) {
+  KEBAB_ASSIGN_OR_RETURN(std::optional<store::StoredSpace> space,
+                         FindConfiguredSpace(config, store));
+  if (!space || space->vector_count == 0) return Status::OK();
+  emit({.kind = IngestEvent::Kind::kIndexStarted});
+  const int64_t started = MonotonicMillis();
+  index::OpenReport report;
+  KEBAB_RETURN_IF_ERROR(index::OpenIndex(store, space->space_id, space->key.dimensions,
+                                         index::IndexOptionsFrom(config), &report)
+                            .status());
+  if (!report.warning.empty()) {
+    warnings->push_back("the vector index could not be cached (" + report.warning +
+                        "); searches will rebuild it in memory");
+  }
+  emit({.kind = IngestEvent::Kind::kIndexFinished,
+        .ms = MonotonicMillis() - started,
+        .index_kind = index::IndexKindName(report.kind),
+        .vectors = report.vectors});
+  return Status::OK();
 }
 
 Status EmbedMissingChunks(const config::Config& config, store::Store& store,

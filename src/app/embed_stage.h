@@ -5,6 +5,9 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "app/ingest.h"
 #include "config/config.h"
@@ -16,6 +19,12 @@ namespace kebab::app {
 // The store's identity for the space `embedder` writes.
 store::SpaceKey SpaceKeyOf(const embed::Embedder& embedder);
 
+// The stored space the config names, found without loading the model: the configured
+// dimensions and "auto" prefix need the model, so they only narrow the match when set. Empty
+// when no space matches, or several do.
+Result<std::optional<store::StoredSpace>> FindConfiguredSpace(const config::Config& config,
+                                                              store::Store& store);
+
 // True when the configured model's space exists and every chunk text has a vector in it,
 // decided without loading the model (so a no-op ingest stays fast). False when unsure.
 Result<bool> AllChunksEmbedded(const config::Config& config, store::Store& store);
@@ -25,5 +34,10 @@ Result<bool> AllChunksEmbedded(const config::Config& config, store::Store& store
 Status EmbedMissingChunks(const config::Config& config, store::Store& store,
                           embed::Embedder& embedder, const IngestEventSink& emit,
                           const std::atomic<bool>* cancel, IngestCounts* counts);
+
+// Brings the vector index cache (src/index) of the configured space up to date, between
+// index_started and index_finished events. A cache that cannot be written adds a warning.
+Status RefreshVectorIndex(const config::Config& config, store::Store& store,
+                          const IngestEventSink& emit, std::vector<std::string>* warnings);
 
 }  // namespace kebab::app

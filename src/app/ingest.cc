@@ -458,6 +458,10 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     if (counts.embeddings_indexed > before) KEBAB_RETURN_IF_ERROR(note_change());
     embedding_interrupted = Cancelled(cancel);
   }
+  // Searches should find the vector index current rather than build it on the first query.
+  if (revision_bumped && config.embedding.provider != "none" && !Cancelled(cancel)) {
+    KEBAB_RETURN_IF_ERROR(RefreshVectorIndex(config, *store, emit, &report.warnings));
+  }
 
   report.aborted = Cancelled(cancel) && (idx < total || embedding_interrupted);
   report.skipped_by_reason = tally.counts;

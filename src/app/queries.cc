@@ -1,6 +1,7 @@
 #include "app/queries.h"
 
 #include <fstream>
+#include <memory>
 
 #include "app/embed_stage.h"
 #include "app/internal_store.h"
@@ -9,6 +10,7 @@
 #include "core/time.h"
 #include "core/unicode.h"
 #include "embed/open.h"
+#include "index/vector_index.h"
 
 namespace kebab::app {
 namespace {
@@ -186,6 +188,34 @@ Result<FetchResult> FetchSpan(const config::Config& config, const std::string& d
   return r;
 }
 
+namespace {
+
+// The vector index of a space, kept for this process's later searches (--bulk, a long-running
+// server) while the store's stamp and the index settings are unchanged. Never freed: tearing
+// down a large graph at exit would only cost time.
+Result<const index::VectorIndex*> SharedIndex(const config::Config& config, store::Store& store,
+                                              int64_t space_id, int dimensions) {
+  struct Cache {
+    std::string key;
+    std::unique_ptr<index::VectorIndex> index;
+  };
+  static Cache* cache = new Cache;
+  KEBAB_ASSIGN_OR_RETURN(store::VectorIndexStamp stamp, store.IndexStamp());
+  const config::IndexConfig& ic = config.index;
+  const std::string key =
+      config.storage.sqlite + "|" + stamp.store_id + "|" + std::to_string(space_id) + "|" +
+      std::to_string(stamp.corpus_revision) + "|" + std::to_string(stamp.vectors_revision) + "|" +
+      std::to_string(ic.exact_max) + ic.scalar + std::to_string(ic.connectivity) + "|" +
+      std::to_string(ic.expansion_add) + "|" + std::to_string(ic.expansion_search);
+  if (cache->index != nullptr && cache->key == key) return cache->index.get();
+  KEBAB_ASSIGN_OR_RETURN(
+      cache->index, index::OpenIndex(store, space_id, dimensions, index::IndexOptionsFrom(config)));
+  cache->key = key;
+  return cache->index.get();
+}
+
+}  // namespace
+
 Result<search::SearchResponse> Search(const config::Config& config, search::SearchRequest request) {
   if (request.mode != SearchMode::kLexical && config.embedding.provider == "none") {
     return InvalidInput(std::string("--mode ") + std::string(SearchModeName(request.mode)) +
@@ -227,10 +257,13 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
                   "run `kebab ingest` to embed the chunks with the configured model, or search "
                   "with --mode lexical");
   }
+  KEBAB_ASSIGN_OR_RETURN(const index::VectorIndex* vectors,
+                         SharedIndex(config, *store, *space, key.dimensions));
+  timer.End("index_open_ms");
   KEBAB_ASSIGN_OR_RETURN(std::vector<embed::Vector> query,
                          embedder->Embed({request.query}, embed::Purpose::kQuery));
   timer.End("query_embed_ms");
-  search::VectorQuery vq{*space, std::move(query.at(0)), key.model};
+  search::VectorQuery vq{*space, std::move(query.at(0)), key.model, vectors};
   return finish(search::SemanticSearch(*store, request, vq, config.search.rrf_k));
 }
 

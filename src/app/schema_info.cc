@@ -10,11 +10,13 @@ namespace kebab::app {
 
 Result<SchemaInfo> Schema(const config::Config& config) {
   SchemaInfo info;
-  info.wire_schemas = {"citation.v1",     "search_hit.v1",       "search_response.v1",
-                       "doc_summary.v1",  "chunk_inspection.v1", "document_inspection.v1",
-                       "doctor.v1",       "ingest_report.v1",    "ingest_progress.v1",
-                       "fetch_result.v1", "reset_report.v1",     "schema.v1",
-                       "error.v1",        "bulk_search_item.v1"};
+  info.wire_schemas = {"citation.v1",        "search_hit.v1",          "search_response.v1",
+                       "doc_summary.v1",     "chunk_inspection.v1",    "document_inspection.v1",
+                       "doctor.v1",          "ingest_report.v1",       "ingest_progress.v1",
+                       "fetch_result.v1",    "reset_report.v1",        "schema.v1",
+                       "error.v1",           "bulk_search_item.v1",    "model_info.v1",
+                       "model_list.v1",      "model_pull_progress.v1", "model_pull_report.v1",
+                       "model_rm_report.v1", "models_gc_report.v1"};
   info.capabilities = {
       {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
       {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", true},

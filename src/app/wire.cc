@@ -303,6 +303,15 @@ json IngestProgress(const IngestEvent& e) {
       j["n_chunks"] = e.chunks;
       j["ms"] = e.ms;
       break;
+    case K::kIndexStarted:
+      j["kind"] = "index_started";
+      break;
+    case K::kIndexFinished:
+      j["kind"] = "index_finished";
+      j["index_kind"] = e.index_kind;
+      j["vectors"] = e.vectors;
+      j["ms"] = e.ms;
+      break;
     case K::kCompleted:
     case K::kAborted:
       j["kind"] = e.kind == K::kCompleted ? "completed" : "aborted";

@@ -9,6 +9,10 @@
 #include "cli/output.h"
 #include "config/config.h"
 
+namespace CLI {
+class App;
+}
+
 namespace kebab::cli {
 
 struct Globals {
@@ -60,5 +64,15 @@ int RunSearch(const Output& out, const Globals& g, const SearchArgs& args);
 int RunDoctor(const Output& out, const Globals& g);
 int RunSchema(const Output& out, const Globals& g);
 int RunReset(const Output& out, const Globals& g, const std::string& scope, bool yes);
+
+// `kebab models list|pull|path|rm|gc` (cmd_models.cc). AddModelsCommand registers the
+// subcommands and their flags; after parsing, args->action names the one given (empty: none).
+struct ModelsArgs {
+  std::string action;  // list | pull | path | rm | gc
+  std::string name, url, sha256;
+  bool force = false, yes = false, dry_run = false;
+};
+void AddModelsCommand(CLI::App& app, ModelsArgs* args);
+int RunModels(const Output& out, const Globals& g, const ModelsArgs& args);
 
 }  // namespace kebab::cli

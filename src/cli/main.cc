@@ -37,7 +37,8 @@ constexpr const char* kDescription =
     "  kebab ingest ~/KnowledgeBase    index (re-run any time: only changes are processed)\n"
     "  kebab search \"chunking rules\"   ranked hits as path#L12-L34 citations\n"
     "  kebab fetch span DOC_ID 12 34   read the cited lines\n"
-    "  kebab doctor                    check config, index and models\n\n"
+    "  kebab doctor                    check config, index and models\n"
+    "  kebab models pull NAME          download a GGUF model (`kebab models list`)\n\n"
     "Every command takes --json for machine-readable output (wire schema v1).\n"
     "Exit codes: 0 ok, 1 no hits / refused / readonly, 2 error, 3 doctor unhealthy,\n"
     "130 interrupted.";
@@ -184,6 +185,9 @@ int Main(int argc, char** argv) {
   scope_group->require_option(0, 1);
   reset->add_flag("-y,--yes", yes, "Do not ask for confirmation");
 
+  ModelsArgs models_args;
+  AddModelsCommand(app, &models_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -223,6 +227,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("doctor")) return RunDoctor(out, g);
   if (app.got_subcommand("schema")) return RunSchema(out, g);
   if (*reset) return RunReset(out, g, reset_scope, yes);
+  if (!models_args.action.empty()) return RunModels(out, g, models_args);
   return kExitError;
 }
 

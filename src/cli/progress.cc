@@ -35,6 +35,10 @@ void ProgressBar::OnEvent(const app::IngestEvent& e) {
       current_ = "embedding chunks (" + std::to_string(embedded_) + " so far)";
       Draw(true);
       break;
+    case K::kIndexStarted:
+      current_ = "updating the vector index";
+      Draw(true);
+      break;
     default:
       break;
   }

@@ -89,6 +89,16 @@ struct SearchConfig {
   bool operator==(const SearchConfig&) const = default;
 };
 
+struct IndexConfig {
+  long long exact_max = 20000;  // up to this many vectors: exact scan; above: HNSW
+  std::string scalar = "f16";   // f16 | f32 | i8: how the cached index stores vectors
+  int connectivity = 16;        // HNSW edges per node
+  int expansion_add = 128;      // HNSW build-time beam width
+  int expansion_search = 64;    // HNSW query-time beam width (raised to k when smaller)
+
+  bool operator==(const IndexConfig&) const = default;
+};
+
 struct RagConfig {
   std::string prompt_template_version = "rag-v2";
   double score_gate = 0.30;
@@ -108,6 +118,7 @@ struct Config {
   EmbeddingConfig embedding;
   LlmConfig llm;
   SearchConfig search;
+  IndexConfig index;
   RagConfig rag;
 
   bool operator==(const Config&) const = default;

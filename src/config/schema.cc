@@ -21,6 +21,9 @@ constexpr SectionSpec kSections[] = {
      "The embedding model behind vector search. With provider = \"none\" search is lexical."},
     {"models.llm", "The language model that writes answers for `kebab ask`."},
     {"search", "Defaults for `kebab search`."},
+    {"index",
+     "The vector index: a cache under storage.cache_dir, rebuilt from kebab.sqlite when\n"
+     "missing or stale (deleting it loses nothing)."},
     {"rag", "Answer generation for `kebab ask`."},
 };
 
@@ -131,6 +134,21 @@ constexpr KeySpec kKeys[] = {
      "Snowball stemmer for Latin-script words: \"none\" or an algorithm name such as\n"
      "\"english\", \"french\", \"german\", \"spanish\" or \"porter\". Changing it requires\n"
      "re-indexing."},
+
+    {"index", "exact_max", KEBAB_FIELD(index.exact_max), false,
+     "Up to this many vectors search scans them all (exact); above it uses an HNSW\n"
+     "graph (approximate, much faster). An integer >= 0."},
+    {"index", "scalar", KEBAB_FIELD(index.scalar), false,
+     "How the index stores vectors: \"f16\" (default), \"f32\" or \"i8\". Hits are\n"
+     "always re-scored with the exact float32 vectors kept in kebab.sqlite."},
+    {"index", "connectivity", KEBAB_FIELD(index.connectivity), false,
+     "HNSW: edges per node; more = better recall, bigger index. An integer 4..64."},
+    {"index", "expansion_add", KEBAB_FIELD(index.expansion_add), false,
+     "HNSW: candidates considered while building; more = better graph, slower build.\n"
+     "An integer 16..1024."},
+    {"index", "expansion_search", KEBAB_FIELD(index.expansion_search), false,
+     "HNSW: candidates considered per query; more = better recall, slower search.\n"
+     "An integer 16..4096."},
 
     {"rag", "prompt_template_version", KEBAB_FIELD(rag.prompt_template_version), false,
      "Prompt template used to build answers; recorded with every answer. A string."},

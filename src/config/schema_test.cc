@@ -19,8 +19,9 @@ TEST(SchemaTest, EveryKeyHasItsOwnField) {
     EXPECT_TRUE(byte >= begin && byte < begin + sizeof(Config)) << QualifiedName(key);
     EXPECT_TRUE(addresses.insert(address).second) << QualifiedName(key) << " shares a field";
   }
-  // workspace 2, storage 9, ingest 4, chunking 5, embedding 10, llm 7, search 5, rag 3.
-  EXPECT_EQ(Keys().size(), 45u);
+  // workspace 2, storage 9, ingest 4, chunking 5, embedding 10, llm 7, search 5, index 5,
+  // rag 3.
+  EXPECT_EQ(Keys().size(), 50u);
 }
 
 TEST(SchemaTest, SectionsAndKeysAgree) {

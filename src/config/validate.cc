@@ -16,6 +16,7 @@ namespace {
 constexpr std::string_view kProviders[] = {"none", "llama", "ollama", "openai"};
 constexpr std::string_view kChunkerVersions[] = {"md-heading-v2"};
 constexpr std::string_view kFusions[] = {"rrf"};
+constexpr std::string_view kIndexScalars[] = {"f16", "f32", "i8"};
 
 std::string Quoted(std::string_view s) {
   return "\"" + std::string(s) + "\"";
@@ -138,6 +139,12 @@ Status Validate(const Config& config) {
   p.AtLeast("search.rrf_k", config.search.rrf_k, 1);
   p.Range("search.snippet_chars", config.search.snippet_chars, 20, 4000);
   CheckStemmer(config.search.stemmer, &p);
+
+  p.AtLeast("index.exact_max", config.index.exact_max, 0);
+  p.OneOf("index.scalar", config.index.scalar, kIndexScalars);
+  p.Range("index.connectivity", config.index.connectivity, 4, 64);
+  p.Range("index.expansion_add", config.index.expansion_add, 16, 1024);
+  p.Range("index.expansion_search", config.index.expansion_search, 16, 4096);
 
   p.RangeReal("rag.score_gate", config.rag.score_gate, 0.0, 1.0);
   p.AtLeast("rag.max_context_tokens", config.rag.max_context_tokens, 1);

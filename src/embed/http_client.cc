@@ -1,70 +1,12 @@
 #include "embed/http_client.h"
 
-#include <curl/curl.h>
-#include <dlfcn.h>
-
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "core/libcurl.h"
+
 namespace kebab::embed {
 namespace {
-
-// libcurl is opened on first use rather than linked: it pulls in some thirty shared libraries
-// (TLS, HTTP/2, LDAP, ...), and resolving them would slow the start of every kebab process,
-// most of which never embed over HTTP.
-struct Curl {
-  CURLcode (*global_init)(long) = nullptr;
-  CURL* (*easy_init)() = nullptr;
-  CURLcode (*easy_setopt)(CURL*, CURLoption, ...) = nullptr;
-  CURLcode (*easy_perform)(CURL*) = nullptr;
-  CURLcode (*easy_getinfo)(CURL*, CURLINFO, ...) = nullptr;
-  void (*easy_cleanup)(CURL*) = nullptr;
-  const char* (*easy_strerror)(CURLcode) = nullptr;
-  curl_slist* (*slist_append)(curl_slist*, const char*) = nullptr;
-  void (*slist_free_all)(curl_slist*) = nullptr;
-  std::string load_error;  // why the library is unusable; empty when loaded
-};
-
-template <typename Fn>
-void Bind(void* lib, const char* name, Fn* fn, std::string* error) {
-  *fn = reinterpret_cast<Fn>(dlsym(lib, name));
-  if (*fn == nullptr && error->empty()) *error = std::string("no symbol ") + name;
-}
-
-// Loaded and globally initialized once: curl_global_init is not thread-safe.
-const Curl& LoadCurl() {
-  static Curl curl;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void* lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (lib == nullptr) {
-      curl.load_error = dlerror();
-      return;
-    }
-    std::string& e = curl.load_error;
-    Bind(lib, "curl_global_init", &curl.global_init, &e);
-    Bind(lib, "curl_easy_init", &curl.easy_init, &e);
-    Bind(lib, "curl_easy_setopt", &curl.easy_setopt, &e);
-    Bind(lib, "curl_easy_perform", &curl.easy_perform, &e);
-    Bind(lib, "curl_easy_getinfo", &curl.easy_getinfo, &e);
-    Bind(lib, "curl_easy_cleanup", &curl.easy_cleanup, &e);
-    Bind(lib, "curl_easy_strerror", &curl.easy_strerror, &e);
-    Bind(lib, "curl_slist_append", &curl.slist_append, &e);
-    Bind(lib, "curl_slist_free_all", &curl.slist_free_all, &e);
-    if (e.empty() && curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-      e = "curl_global_init failed";
-    }
-  });
-  return curl;
-}
-
-struct CurlDeleter {
-  void operator()(CURL* handle) const { LoadCurl().easy_cleanup(handle); }
-  void operator()(curl_slist* list) const { LoadCurl().slist_free_all(list); }
-};
-using CurlHandle = std::unique_ptr<CURL, CurlDeleter>;
-using CurlHeaders = std::unique_ptr<curl_slist, CurlDeleter>;
 
 size_t AppendBody(char* data, size_t size, size_t count, void* user) {
   static_cast<std::string*>(user)->append(data, size * count);
@@ -94,7 +36,7 @@ Status TransportError(CURLcode code, const std::string& url, const char* detail,
 
 Result<HttpResponse> PostJson(const std::string& url, const std::string& json_body,
                               const std::vector<std::string>& headers, int timeout_secs) {
-  const Curl& api = LoadCurl();
+  const CurlApi& api = LoadCurl();
   if (!api.load_error.empty()) {
     return GenericError("the HTTP embedding providers need libcurl: " + api.load_error,
                         "install it: apt install libcurl4");

@@ -64,8 +64,8 @@ Result<std::unique_ptr<LlamaEmbedder>> LlamaEmbedder::Open(const LlamaEmbedderOp
   if (!std::filesystem::is_regular_file(options.model_path, ec)) {
     return Status(ErrorCode::kModelNotPulled,
                   "embedding model file not found: " + options.model_path,
-                  "download it with `kebab models pull NAME`, or set models.embedding.model to "
-                  "a GGUF file");
+                  "check models.embedding.model; `kebab models list` shows the models kebab can "
+                  "download, `kebab models pull NAME` fetches one");
   }
   InitLlamaOnce();
   TakeLlamaErrors();

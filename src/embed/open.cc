@@ -1,23 +1,18 @@
 #include "embed/open.h"
 
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <mutex>
 
 #include "embed/llama_embedder.h"
 #include "embed/ollama_embedder.h"
 #include "embed/openai_embedder.h"
+#include "models/models.h"
 
 namespace kebab::embed {
 
 std::string LlamaModelPath(const config::Config& config) {
-  const std::string& model = config.embedding.model;
-  const bool looks_like_path =
-      model.find('/') != std::string::npos || model.starts_with("~") || model.ends_with(".gguf");
-  if (!looks_like_path) return config.storage.model_dir + "/" + model + ".gguf";
-  const std::string base = std::filesystem::path(config.config_path).parent_path().string();
-  return config::ExpandPath(model, config::ProcessEnvironment(), base, config.storage.data_dir);
+  return models::ModelFilePath(config, config.embedding.model);
 }
 
 namespace {
@@ -30,8 +25,16 @@ Result<std::unique_ptr<Embedder>> OpenLlama(const config::Config& config) {
   options.threads = ec.threads;
   if (ec.query_prefix != "auto") options.query_prefix = ec.query_prefix;
   if (ec.document_prefix != "auto") options.document_prefix = ec.document_prefix;
-  KEBAB_ASSIGN_OR_RETURN(auto embedder, LlamaEmbedder::Open(options));
-  return std::unique_ptr<Embedder>(std::move(embedder));
+  auto embedder = LlamaEmbedder::Open(options);
+  if (!embedder.ok()) {
+    // A bare name is a file `kebab models pull` puts in place: say how.
+    if (embedder.status().code() == ErrorCode::kModelNotPulled &&
+        models::IsBareModelName(ec.model)) {
+      return embedder.status().WithHint(models::PullHint(ec.model));
+    }
+    return embedder.status();
+  }
+  return std::unique_ptr<Embedder>(std::move(embedder).value());
 }
 
 Result<std::unique_ptr<Embedder>> OpenHttp(const config::Config& config) {

@@ -11,6 +11,7 @@
 #include "core/citation.h"
 #include "core/search_types.h"
 #include "core/status.h"
+#include "index/vector_index.h"
 #include "search/fusion.h"
 #include "store/store.h"
 
@@ -79,6 +80,8 @@ struct VectorQuery {
   int64_t space_id = 0;
   std::vector<float> vector;  // unit length
   std::string model;          // names the space in index_version
+  // The space's vector index; null = scan the store's vectors (slow, but always current).
+  const index::VectorIndex* index = nullptr;
 };
 
 // Runs a vector (request.mode kVector: score = cosine) or hybrid (kHybrid: score = normalized

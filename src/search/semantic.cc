@@ -7,6 +7,7 @@
 #include "search/fusion.h"
 #include "search/highlight.h"
 #include "search/internal/results.h"
+#include "search/internal/vector_channel.h"
 #include "search/search.h"
 
 namespace kebab::search {
@@ -36,8 +37,9 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
   const int depth = hybrid ? std::max(kMinFusionDepth, 2 * page_end) : page_end;
 
   StageTimer timer;
-  KEBAB_ASSIGN_OR_RETURN(std::vector<store::VectorHit> nearest,
-                         store.ExactVectorSearch(vq.space_id, vq.vector, request.filters, depth));
+  KEBAB_ASSIGN_OR_RETURN(
+      std::vector<store::VectorHit> nearest,
+      internal::NearestChunks(store, vq.index, vq.space_id, vq.vector, request.filters, depth));
   timer.End("vector_ms");
   std::vector<ChannelHit> vector_channel;
   for (auto& h : nearest)
@@ -70,8 +72,9 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
   resp.mode = request.mode;
   resp.k = request.k;
   resp.corpus_revision = revision;
-  resp.index_version =
-      (hybrid ? LexicalIndexVersion(store.stemmer()) + "+" : std::string()) + "exact/" + vq.model;
+  const char* vector_index = vq.index != nullptr ? index::IndexKindName(vq.index->kind()) : "exact";
+  resp.index_version = (hybrid ? LexicalIndexVersion(store.stemmer()) + "+" : std::string()) +
+                       vector_index + "/" + vq.model;
   resp.match_expression = match;
   resp.embedding_model = vq.model;
   text::Analyzer analyzer({.stemmer = store.stemmer()});

@@ -221,10 +221,19 @@ UPDATE chunks SET text_hash = kebab_text_hash(text);
 CREATE INDEX idx_chunks_text_hash ON chunks(text_hash);
 )sql";
 
+// V004: what the vector index cache (src/index) is stamped with. store_id tells databases apart
+// (a recreated kebab.sqlite restarts its revisions, so revisions alone could match a stale
+// cache); vectors_revision changes whenever vectors are added or removed.
+constexpr std::string_view kV004 = R"sql(
+INSERT OR IGNORE INTO kv(key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+INSERT OR IGNORE INTO kv(key, value) VALUES ('vectors_revision', '0');
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "documents, blocks, chunks, FTS5 (kebab tokenizer), jobs, ingest runs", kV001},
     {2, "chunks_fts written by the store; blocks as one rowid range per document", kV002},
     {3, "embedding spaces and vectors keyed by chunk text hash", kV003},
+    {4, "store id and vectors revision for the vector index cache", kV004},
 };
 
 }  // namespace

@@ -199,6 +199,19 @@ class Store {
   // Deletes every embedding space and vector, bumping the corpus revision; returns how many
   // vectors went.
   Result<int64_t> DeleteAllVectors();
+  // Deletes one embedding space and its vectors (store/space_admin.cc), bumping the corpus
+  // revision; returns how many vectors went (0, and no change, for an unknown id).
+  Result<int64_t> DeleteSpace(int64_t space_id);
+  Result<VectorIndexStamp> IndexStamp();
+  // Chunks that have a vector in the space: how many, and each in rowid order.
+  Result<int64_t> CountChunkVectors(int64_t space_id);
+  Status ScanSpaceVectors(int64_t space_id, const std::function<Status(const ChunkVector&)>& fn);
+  // Rowids, ascending, of the chunks whose documents pass `filters`.
+  Result<std::vector<int64_t>> FilteredChunkRowids(const SearchFilters& filters);
+  // Exact cosine of `query` with the stored vector of each chunk in `rowids` (chunks without
+  // one in the space are left out), best first, ties by chunk id.
+  Result<std::vector<VectorHit>> ScoreChunks(int64_t space_id, const std::vector<float>& query,
+                                             const std::vector<int64_t>& rowids);
   // Chunk rows (with their document's lang, source type and trust) by rowid, in that order.
   Result<std::vector<LexicalRow>> ChunksByRowid(const std::vector<int64_t>& rowids);
 

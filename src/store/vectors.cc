@@ -30,6 +30,18 @@ float Dot(const float* a, const float* b, int n) {
   return s;
 }
 
+bool RanksBefore(const VectorHit& a, const VectorHit& b) {
+  if (a.similarity != b.similarity) return a.similarity > b.similarity;
+  return a.chunk_id < b.chunk_id;
+}
+
+// The vector index cache is stamped with this; every change to the vectors bumps it.
+Status BumpVectorsRevision(sqlite3* db) {
+  return Exec(db,
+              "UPDATE kv SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
+              "WHERE key = 'vectors_revision'");
+}
+
 }  // namespace
 
 Status RegisterTextHashFunction(sqlite3* db) {
@@ -144,7 +156,7 @@ Status Store::PutVectors(int64_t space_id, const std::vector<std::string>& text_
       KEBAB_RETURN_IF_ERROR(
           put.Bind(1, space_id).BindBlob(2, text_hashes[i]).BindBlob(3, blob).Run());
     }
-    return Status::OK();
+    return BumpVectorsRevision(db_);
   });
 }
 
@@ -156,6 +168,7 @@ Result<int64_t> Store::DeleteAllVectors() {
     if (count.Step(&st)) removed = count.ColumnInt(0);
     KEBAB_RETURN_IF_ERROR(st);
     KEBAB_RETURN_IF_ERROR(Exec(db_, "DELETE FROM embeddings; DELETE FROM embedding_spaces;"));
+    KEBAB_RETURN_IF_ERROR(BumpVectorsRevision(db_));
     return BumpCorpusRevision().status();
   }));
   return removed;
@@ -210,6 +223,93 @@ Result<std::vector<VectorHit>> Store::ExactVectorSearch(int64_t space_id,
   std::reverse(sorted.begin(), sorted.end());
   std::vector<VectorHit> out;
   for (Candidate& c : sorted) out.push_back({c.rowid, std::move(c.chunk_id), c.similarity});
+  return out;
+}
+
+Result<VectorIndexStamp> Store::IndexStamp() {
+  Statement q(db_,
+              "SELECT key, value FROM kv WHERE key IN ('store_id', 'corpus_revision', "
+              "'vectors_revision')");
+  VectorIndexStamp stamp;
+  Status st;
+  while (q.Step(&st)) {
+    const std::string_view key = q.ColumnView(0);
+    if (key == "store_id") {
+      stamp.store_id = q.ColumnText(1);
+    } else if (key == "corpus_revision") {
+      stamp.corpus_revision = std::stoll(q.ColumnText(1));
+    } else {
+      stamp.vectors_revision = std::stoll(q.ColumnText(1));
+    }
+  }
+  if (!st.ok()) return st;
+  return stamp;
+}
+
+Result<int64_t> Store::CountChunkVectors(int64_t space_id) {
+  Statement q(db_,
+              "SELECT count(*) FROM chunks c JOIN embeddings e ON e.space_id = ?1 AND "
+              "e.text_hash = c.text_hash");
+  q.Bind(1, space_id);
+  Status st;
+  if (q.Step(&st)) return q.ColumnInt(0);
+  if (!st.ok()) return st;
+  return int64_t{0};
+}
+
+Status Store::ScanSpaceVectors(int64_t space_id,
+                               const std::function<Status(const ChunkVector&)>& fn) {
+  Statement q(db_,
+              "SELECT c.chunk_rowid, c.text_hash, e.vector FROM chunks c JOIN embeddings e ON "
+              "e.space_id = ?1 AND e.text_hash = c.text_hash ORDER BY c.chunk_rowid");
+  q.Bind(1, space_id);
+  Status st;
+  while (q.Step(&st)) {
+    const std::string_view blob = q.ColumnBlob(2);
+    KEBAB_RETURN_IF_ERROR(
+        fn({q.ColumnInt(0), q.ColumnBlob(1), reinterpret_cast<const float*>(blob.data())}));
+  }
+  return st;
+}
+
+Result<std::vector<int64_t>> Store::FilteredChunkRowids(const SearchFilters& filters) {
+  Binder binder(/*first_index=*/1);
+  const std::string sql =
+      "SELECT c.chunk_rowid FROM chunks c JOIN documents d ON d.doc_id = c.doc_id WHERE 1" +
+      FilterSql(filters, binder) + " ORDER BY c.chunk_rowid";
+  Statement q(db_, sql);
+  KEBAB_RETURN_IF_ERROR(q.prepare_status());
+  for (size_t i = 0; i < binder.values().size(); ++i) {
+    q.Bind(binder.first_index() + static_cast<int>(i), binder.values()[i]);
+  }
+  std::vector<int64_t> out;
+  Status st;
+  while (q.Step(&st)) out.push_back(q.ColumnInt(0));
+  if (!st.ok()) return st;
+  return out;
+}
+
+Result<std::vector<VectorHit>> Store::ScoreChunks(int64_t space_id, const std::vector<float>& query,
+                                                  const std::vector<int64_t>& rowids) {
+  Statement q(db_,
+              "SELECT c.chunk_id, e.vector FROM chunks c JOIN embeddings e ON e.space_id = ?1 "
+              "AND e.text_hash = c.text_hash WHERE c.chunk_rowid = ?2");
+  std::vector<VectorHit> out;
+  const int dims = static_cast<int>(query.size());
+  Status st;
+  for (int64_t rowid : rowids) {
+    q.Bind(1, space_id).Bind(2, rowid);
+    if (q.Step(&st)) {
+      const std::string_view blob = q.ColumnBlob(1);
+      if (blob.size() == query.size() * sizeof(float)) {
+        out.push_back({rowid, q.ColumnText(0),
+                       Dot(query.data(), reinterpret_cast<const float*>(blob.data()), dims)});
+      }
+    }
+    q.Reset();
+    KEBAB_RETURN_IF_ERROR(st);
+  }
+  std::sort(out.begin(), out.end(), RanksBefore);
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -36,6 +37,21 @@ struct VectorHit {
   int64_t chunk_rowid = 0;
   std::string chunk_id;
   float similarity = 0;  // cosine (vectors are unit length)
+};
+
+// What a vector index built from the store is stamped with: it is current exactly when all
+// three are unchanged.
+struct VectorIndexStamp {
+  std::string store_id;  // random per database (kv store_id)
+  int64_t corpus_revision = 0;
+  int64_t vectors_revision = 0;
+};
+
+// One chunk's vector, as ScanSpaceVectors hands it out (valid during the callback only).
+struct ChunkVector {
+  int64_t chunk_rowid = 0;
+  std::string_view text_hash;  // 16 raw bytes
+  const float* vector = nullptr;
 };
 
 // Registers kebab_text_hash(text) → 16-byte BLAKE3 blob, used by migrations and inserts.

@@ -1,0 +1,210 @@
+// The exact index: every vector of a space in one array, scanned in full per query with
+// USearch's (SimSIMD) cosine kernel for the stored scalar type.
+//
+// File layout (native endianness; the cache never leaves the machine):
+//   [0, 64)       header: "KEBABFX1", dims u32, bytes per vector u32, count u64, zero padding
+//   [64, …)       count chunk rowids, i64, ascending
+//   [aligned 64)  count vectors of `bytes per vector`
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <queue>
+#include <usearch/index_dense.hpp>
+#include <vector>
+
+#include "index/internal/backends.h"
+#include "index/internal/cache_files.h"
+#include "index/internal/usearch_types.h"
+
+namespace kebab::index::internal {
+namespace {
+
+namespace us = unum::usearch;
+
+constexpr char kMagic[8] = {'K', 'E', 'B', 'A', 'B', 'F', 'X', '1'};
+constexpr size_t kHeaderBytes = 64;
+
+struct Header {
+  char magic[8];
+  uint32_t dims;
+  uint32_t bytes_per_vector;
+  uint64_t count;
+};
+
+size_t VectorsOffset(uint64_t count) {
+  const size_t end_of_keys = kHeaderBytes + count * sizeof(int64_t);
+  return (end_of_keys + 63) / 64 * 64;
+}
+
+// A read-only memory mapping of a whole file.
+class Mapping {
+ public:
+  static Result<std::unique_ptr<Mapping>> Open(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return IoError("cannot open " + path + ": " + std::strerror(errno));
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || st.st_size == 0) {
+      ::close(fd);
+      return IoError("cannot read " + path);
+    }
+    void* base = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (base == MAP_FAILED) return IoError("cannot map " + path + ": " + std::strerror(errno));
+    auto m = std::unique_ptr<Mapping>(new Mapping());
+    m->base_ = static_cast<const std::byte*>(base);
+    m->size_ = static_cast<size_t>(st.st_size);
+    return m;
+  }
+  ~Mapping() { munmap(const_cast<std::byte*>(base_), size_); }
+  const std::byte* data() const { return base_; }
+  size_t size() const { return size_; }
+
+ private:
+  Mapping() = default;
+  const std::byte* base_ = nullptr;
+  size_t size_ = 0;
+};
+
+class FlatIndex : public VectorIndex {
+ public:
+  FlatIndex(int dims, us::scalar_kind_t scalar)
+      : dims_(dims),
+        metric_(us::metric_punned_t::builtin(static_cast<size_t>(dims), us::metric_kind_t::cos_k,
+                                             scalar)),
+        casts_(us::casts_punned_t::make(scalar)) {}
+
+  // Owned arrays (a fresh build).
+  void Adopt(std::vector<int64_t> keys, std::vector<std::byte> vectors) {
+    owned_keys_ = std::move(keys);
+    owned_vectors_ = std::move(vectors);
+    keys_ = owned_keys_.data();
+    vectors_ = owned_vectors_.data();
+    count_ = owned_keys_.size();
+  }
+  // Arrays inside a mapped file.
+  void Adopt(std::unique_ptr<Mapping> mapping, uint64_t count) {
+    mapping_ = std::move(mapping);
+    keys_ = reinterpret_cast<const int64_t*>(mapping_->data() + kHeaderBytes);
+    vectors_ = mapping_->data() + VectorsOffset(count);
+    count_ = count;
+  }
+
+  IndexKind kind() const override { return IndexKind::kExact; }
+  int64_t size() const override { return static_cast<int64_t>(count_); }
+  int dimensions() const override { return dims_; }
+  size_t bytes_per_vector() const { return metric_.bytes_per_vector(); }
+
+  std::vector<Neighbor> Search(const float* query, int k, const ChunkFilter* filter,
+                               bool) const override {
+    std::vector<std::byte> cast(bytes_per_vector());
+    const auto* q = reinterpret_cast<const us::byte_t*>(query);
+    if (casts_.from.f32(q, static_cast<size_t>(dims_), reinterpret_cast<us::byte_t*>(cast.data())))
+      q = reinterpret_cast<const us::byte_t*>(cast.data());
+    // Max-heap on (distance, rowid): its top is the worst neighbour kept.
+    using Entry = std::pair<float, int64_t>;
+    std::priority_queue<Entry> best;
+    const size_t stride = bytes_per_vector();
+    const size_t wanted = static_cast<size_t>(std::max(k, 0));
+    for (size_t i = 0; i < count_ && wanted > 0; ++i) {
+      if (filter != nullptr && !(*filter)(keys_[i])) continue;
+      const auto* v = reinterpret_cast<const us::byte_t*>(vectors_ + i * stride);
+      const Entry e{static_cast<float>(metric_(q, v)), keys_[i]};
+      if (best.size() < wanted) {
+        best.push(e);
+      } else if (e < best.top()) {
+        best.pop();
+        best.push(e);
+      }
+    }
+    std::vector<Neighbor> out(best.size());
+    for (size_t i = out.size(); i-- > 0; best.pop()) {
+      out[i] = {best.top().second, 1.0f - best.top().first};
+    }
+    return out;
+  }
+
+ private:
+  int dims_;
+  us::metric_punned_t metric_;
+  us::casts_punned_t casts_;
+  std::vector<int64_t> owned_keys_;
+  std::vector<std::byte> owned_vectors_;
+  std::unique_ptr<Mapping> mapping_;
+  const int64_t* keys_ = nullptr;
+  const std::byte* vectors_ = nullptr;
+  size_t count_ = 0;
+};
+
+Status WriteFlatFile(const std::string& path, int dims, size_t bytes_per_vector,
+                     const std::vector<int64_t>& keys, const std::vector<std::byte>& vectors) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) return IoError("cannot write " + path + ": " + std::strerror(errno));
+  std::vector<char> header(kHeaderBytes, 0);
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof(kMagic));
+  h.dims = static_cast<uint32_t>(dims);
+  h.bytes_per_vector = static_cast<uint32_t>(bytes_per_vector);
+  h.count = keys.size();
+  std::memcpy(header.data(), &h, sizeof(h));
+  const size_t padding = VectorsOffset(keys.size()) - kHeaderBytes - keys.size() * sizeof(int64_t);
+  const std::vector<char> zeros(padding, 0);
+  bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size() &&
+            std::fwrite(keys.data(), sizeof(int64_t), keys.size(), f) == keys.size() &&
+            std::fwrite(zeros.data(), 1, zeros.size(), f) == zeros.size() &&
+            std::fwrite(vectors.data(), 1, vectors.size(), f) == vectors.size();
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok) return IoError("cannot write " + path + " (disk full?)");
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<VectorIndex>> BuildFlat(store::Store& store, int64_t space_id, int dims,
+                                               const Shape& shape, const std::string& path,
+                                               std::string* warning) {
+  auto index = std::make_unique<FlatIndex>(dims, ScalarKind(shape.scalar));
+  const size_t stride = index->bytes_per_vector();
+  const auto cast = us::casts_punned_t::make(ScalarKind(shape.scalar)).from.f32;
+  std::vector<int64_t> keys;
+  std::vector<std::byte> vectors;
+  KEBAB_RETURN_IF_ERROR(store.ScanSpaceVectors(space_id, [&](const store::ChunkVector& cv) {
+    keys.push_back(cv.chunk_rowid);
+    vectors.resize(vectors.size() + stride);
+    std::byte* out = vectors.data() + vectors.size() - stride;
+    const auto* in = reinterpret_cast<const us::byte_t*>(cv.vector);
+    if (!cast(in, static_cast<size_t>(dims), reinterpret_cast<us::byte_t*>(out))) {
+      std::memcpy(out, in, stride);
+    }
+    return Status::OK();
+  }));
+  if (!path.empty()) {
+    Status st = WriteAtomically(path, [&](const std::string& tmp) {
+      return WriteFlatFile(tmp, dims, stride, keys, vectors);
+    });
+    if (!st.ok() && warning != nullptr) *warning = st.message();
+  }
+  index->Adopt(std::move(keys), std::move(vectors));
+  return std::unique_ptr<VectorIndex>(std::move(index));
+}
+
+Result<std::unique_ptr<VectorIndex>> OpenFlat(const std::string& path, int dims,
+                                              const Shape& shape) {
+  KEBAB_ASSIGN_OR_RETURN(std::unique_ptr<Mapping> mapping, Mapping::Open(path));
+  auto index = std::make_unique<FlatIndex>(dims, ScalarKind(shape.scalar));
+  Header h{};
+  if (mapping->size() >= kHeaderBytes) std::memcpy(&h, mapping->data(), sizeof(h));
+  const bool valid =
+      mapping->size() >= kHeaderBytes && std::memcmp(h.magic, kMagic, sizeof(kMagic)) == 0 &&
+      h.dims == static_cast<uint32_t>(dims) && h.bytes_per_vector == index->bytes_per_vector() &&
+      mapping->size() == VectorsOffset(h.count) + h.count * h.bytes_per_vector;
+  if (!valid) return IoError(path + " is not a complete kebab vector index");
+  index->Adopt(std::move(mapping), h.count);
+  return std::unique_ptr<VectorIndex>(std::move(index));
+}
+
+}  // namespace kebab::index::internal

@@ -1,0 +1,278 @@
+#include "index/vector_index.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+
+#include "store/testing.h"
+
+namespace kebab::index {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kDims = 32;
+
+// Unit vectors scattered around a few random centres, so nearest neighbours are meaningful
+// (uniformly random vectors make every approximate index look broken).
+class ClusteredVectors {
+ public:
+  explicit ClusteredVectors(uint32_t seed) : rng_(seed) {
+    std::normal_distribution<float> n(0, 1);
+    for (int c = 0; c < 8; ++c) {
+      std::vector<float> centre(kDims);
+      for (float& x : centre) x = n(rng_);
+      centres_.push_back(centre);
+    }
+  }
+  std::vector<float> Next() {
+    std::normal_distribution<float> n(0, 0.35f);
+    std::vector<float> v = centres_[rng_() % centres_.size()];
+    for (float& x : v) x += n(rng_);
+    float norm = 0;
+    for (float x : v) norm += x * x;
+    for (float& x : v) x /= std::sqrt(norm);
+    return v;
+  }
+
+ private:
+  std::mt19937 rng_;
+  std::vector<std::vector<float>> centres_;
+};
+
+class VectorIndexTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("kebab-index-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    auto s = store::Store::Open((dir_ / "kebab.sqlite").string(), {});
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    store_ = std::move(s).value();
+    auto space = store_->EnsureSpace({"llama", "tiny", "v1", kDims, ""});
+    ASSERT_TRUE(space.ok());
+    space_ = *space;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Writes documents of `per_doc` chunks until `total` chunks exist, and embeds them.
+  void AddDocuments(const std::string& prefix, int docs, int per_doc) {
+    for (int d = 0; d < docs; ++d) {
+      std::vector<std::string> texts;
+      for (int c = 0; c < per_doc; ++c)
+        texts.push_back(prefix + " doc " + std::to_string(d) + " chunk " + std::to_string(c));
+      ASSERT_TRUE(store_
+                      ->WriteDocument(
+                          store::MakeTestDocument(prefix + "/" + std::to_string(d) + ".md", texts))
+                      .ok());
+    }
+    EmbedPending();
+  }
+
+  void EmbedPending() {
+    auto pending = store_->TextsWithoutVectors(space_, 1 << 20);
+    ASSERT_TRUE(pending.ok());
+    std::vector<std::string> hashes;
+    std::vector<std::vector<float>> vectors;
+    for (const auto& p : *pending) {
+      hashes.push_back(p.text_hash);
+      vectors.push_back(vectors_.Next());
+    }
+    ASSERT_TRUE(store_->PutVectors(space_, hashes, vectors).ok());
+  }
+
+  IndexOptions Options(long long exact_max, const std::string& scalar = "f16") {
+    IndexOptions o;
+    o.cache_dir = (dir_ / "cache").string();
+    o.config.exact_max = exact_max;
+    o.config.scalar = scalar;
+    o.threads = 2;
+    return o;
+  }
+
+  std::unique_ptr<VectorIndex> Open(const IndexOptions& options, OpenReport* report) {
+    auto index = OpenIndex(*store_, space_, kDims, options, report);
+    EXPECT_TRUE(index.ok()) << index.status().ToString();
+    return index.ok() ? std::move(index).value() : nullptr;
+  }
+
+  // The true top `k` by exact f32 cosine over every stored vector.
+  std::vector<int64_t> TrueTop(const std::vector<float>& query, int k) {
+    auto all = store_->FilteredChunkRowids({});
+    EXPECT_TRUE(all.ok());
+    auto scored = store_->ScoreChunks(space_, query, *all);
+    EXPECT_TRUE(scored.ok());
+    std::vector<int64_t> out;
+    for (int i = 0; i < k && i < static_cast<int>(scored->size()); ++i) {
+      out.push_back((*scored)[i].chunk_rowid);
+    }
+    return out;
+  }
+
+  static std::vector<int64_t> Rowids(const std::vector<Neighbor>& hits) {
+    std::vector<int64_t> out;
+    for (const Neighbor& n : hits) out.push_back(n.chunk_rowid);
+    return out;
+  }
+
+  fs::path dir_;
+  std::unique_ptr<store::Store> store_;
+  int64_t space_ = 0;
+  ClusteredVectors vectors_{7};
+};
+
+TEST_F(VectorIndexTest, ExactIndexWithF32MatchesBruteForceAndIsReusedFromTheCache) {
+  AddDocuments("a", 20, 10);
+  OpenReport first;
+  auto index = Open(Options(1000, "f32"), &first);
+  ASSERT_TRUE(index);
+  EXPECT_EQ(first.kind, IndexKind::kExact);
+  EXPECT_TRUE(first.rebuilt);
+  EXPECT_EQ(index->size(), 200);
+  ASSERT_FALSE(first.path.empty());
+  EXPECT_TRUE(fs::exists(first.path));
+
+  for (int q = 0; q < 5; ++q) {
+    const std::vector<float> query = vectors_.Next();
+    const auto hits = index->Search(query.data(), 10, nullptr);
+    ASSERT_EQ(hits.size(), 10u);
+    EXPECT_EQ(Rowids(hits), TrueTop(query, 10));
+    for (size_t i = 1; i < hits.size(); ++i) EXPECT_GE(hits[i - 1].similarity, hits[i].similarity);
+  }
+
+  OpenReport second;
+  auto again = Open(Options(1000, "f32"), &second);
+  ASSERT_TRUE(again);
+  EXPECT_FALSE(second.rebuilt);
+  EXPECT_TRUE(second.memory_mapped);
+  EXPECT_EQ(second.path, first.path);
+  const std::vector<float> query = vectors_.Next();
+  EXPECT_EQ(Rowids(again->Search(query.data(), 10, nullptr)),
+            Rowids(index->Search(query.data(), 10, nullptr)));
+}
+
+TEST_F(VectorIndexTest, StaleCacheIsRebuiltAndOldGenerationsRetired) {
+  AddDocuments("a", 5, 4);
+  OpenReport first;
+  ASSERT_TRUE(Open(Options(1000), &first));
+  AddDocuments("b", 1, 3);
+  OpenReport second;
+  auto index = Open(Options(1000), &second);
+  ASSERT_TRUE(index);
+  EXPECT_TRUE(second.rebuilt);
+  EXPECT_EQ(index->size(), 23);
+  EXPECT_NE(second.path, first.path);
+  EXPECT_FALSE(fs::exists(first.path));
+}
+
+TEST_F(VectorIndexTest, FilterKeepsOnlyAcceptedChunksAndStillReturnsK) {
+  AddDocuments("a", 10, 10);
+  for (long long exact_max : {1000LL, 0LL}) {
+    auto index = Open(Options(exact_max), nullptr);
+    ASSERT_TRUE(index);
+    const ChunkFilter even = [](int64_t rowid) { return rowid % 2 == 0; };
+    const std::vector<float> query = vectors_.Next();
+    const auto hits = index->Search(query.data(), 10, &even);
+    ASSERT_EQ(hits.size(), 10u) << IndexKindName(index->kind());
+    for (const Neighbor& n : hits) EXPECT_EQ(n.chunk_rowid % 2, 0);
+  }
+}
+
+TEST_F(VectorIndexTest, HnswAboveExactMaxHasHighRecallAndRefreshesOnlyWhatChanged) {
+  AddDocuments("a", 100, 20);
+  OpenReport built;
+  auto index = Open(Options(100), &built);
+  ASSERT_TRUE(index);
+  EXPECT_EQ(built.kind, IndexKind::kHnsw);
+  EXPECT_TRUE(built.rebuilt);
+  EXPECT_EQ(index->size(), 2000);
+
+  int found = 0;
+  for (int q = 0; q < 20; ++q) {
+    const std::vector<float> query = vectors_.Next();
+    const auto truth = TrueTop(query, 10);
+    const std::set<int64_t> want(truth.begin(), truth.end());
+    for (int64_t r : Rowids(index->Search(query.data(), 10, nullptr))) found += want.count(r);
+  }
+  EXPECT_GE(found, 190) << "recall@10 below 0.95";
+
+  OpenReport cached;
+  ASSERT_TRUE(Open(Options(100), &cached));
+  EXPECT_FALSE(cached.rebuilt);
+  EXPECT_FALSE(cached.refreshed);
+
+  // One document replaced (5 chunks gone, 5 new) and one added (3 chunks).
+  ASSERT_TRUE(store_->PurgePath("a/0.md").ok());
+  AddDocuments("c", 1, 5);
+  AddDocuments("d", 1, 3);
+  OpenReport refreshed;
+  auto updated = Open(Options(100), &refreshed);
+  ASSERT_TRUE(updated);
+  EXPECT_TRUE(refreshed.refreshed);
+  EXPECT_EQ(refreshed.removed, 20);
+  EXPECT_EQ(refreshed.added, 8);
+  EXPECT_EQ(updated->size(), 1988);
+  // The refreshed graph finds the chunks added to it: each one's own vector ranks it first.
+  std::vector<std::pair<int64_t, std::vector<float>>> added;
+  ASSERT_TRUE(
+      store_
+          ->ScanSpaceVectors(space_,
+                             [&](const store::ChunkVector& cv) {
+                               added.push_back({cv.chunk_rowid, {cv.vector, cv.vector + kDims}});
+                               return Status::OK();
+                             })
+          .ok());
+  added.erase(added.begin(), added.end() - 8);
+  for (const auto& [rowid, vector] : added) {
+    const auto hits = updated->Search(vector.data(), 1, nullptr);
+    ASSERT_EQ(hits.size(), 1u);
+    EXPECT_EQ(hits[0].chunk_rowid, rowid);
+  }
+}
+
+TEST_F(VectorIndexTest, ChangingExactMaxSwitchesKind) {
+  AddDocuments("a", 10, 10);
+  OpenReport exact, hnsw;
+  ASSERT_TRUE(Open(Options(1000), &exact));
+  EXPECT_EQ(exact.kind, IndexKind::kExact);
+  ASSERT_TRUE(Open(Options(50), &hnsw));
+  EXPECT_EQ(hnsw.kind, IndexKind::kHnsw);
+}
+
+TEST_F(VectorIndexTest, CorruptCacheFileIsRebuilt) {
+  AddDocuments("a", 5, 5);
+  OpenReport first;
+  ASSERT_TRUE(Open(Options(1000), &first));
+  fs::resize_file(first.path, 100);
+  OpenReport second;
+  auto index = Open(Options(1000), &second);
+  ASSERT_TRUE(index);
+  EXPECT_TRUE(second.rebuilt);
+  EXPECT_EQ(index->size(), 25);
+  EXPECT_GT(fs::file_size(second.path), 100u);
+}
+
+TEST_F(VectorIndexTest, UnwritableCacheIsAWarningAndTheIndexStillWorks) {
+  AddDocuments("a", 5, 5);
+  IndexOptions options = Options(1000);
+  std::ofstream(dir_ / "not-a-dir") << "x";
+  options.cache_dir = (dir_ / "not-a-dir").string();
+  OpenReport report;
+  auto index = Open(options, &report);
+  ASSERT_TRUE(index);
+  EXPECT_FALSE(report.warning.empty());
+  EXPECT_TRUE(report.path.empty());
+  const std::vector<float> query = vectors_.Next();
+  EXPECT_EQ(index->Search(query.data(), 5, nullptr).size(), 5u);
+}
+
+}  // namespace
+}  // namespace kebab::index

@@ -1,0 +1,119 @@
+// Model files: the catalog of known GGUF models (catalog.h), pulling them into
+// storage.model_dir with resume and checksum (download.h), what is on disk, and dropping the
+// embedding spaces of models the config no longer uses. Each `kebab models` subcommand is one
+// call here. A model NAME is always the file {model_dir}/NAME.gguf, so a pulled model is used
+// by setting models.embedding.model = "NAME". Calls are independent; two processes pulling
+// the same NAME at once would share one .part file, so do not.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "core/status.h"
+#include "models/catalog.h"
+#include "models/download.h"
+#include "store/vectors.h"
+
+namespace kebab::models {
+
+// The GGUF file `model` (models.embedding.model) names: anything with a "/", a leading "~" or
+// a ".gguf" suffix is a path (relative to the config file's directory), anything else a bare
+// NAME looked up as {model_dir}/NAME.gguf.
+std::string ModelFilePath(const config::Config& config, const std::string& model);
+bool IsBareModelName(const std::string& model);
+
+// invalid_input unless `name` can be a model NAME: letters, digits, ".", "_" and "-", not
+// starting with "." and without the ".gguf" suffix.
+Status CheckModelName(const std::string& name);
+
+// What to tell a user whose model NAME is not downloaded: the pull command for a catalog
+// model, else how to pull any GGUF with --url.
+std::string PullHint(const std::string& name);
+
+struct ModelEntry {
+  std::string name;
+  const CatalogModel* catalog = nullptr;  // null: a file in model_dir the catalog does not know
+  std::string path;                       // {model_dir}/NAME.gguf, present or not
+  bool present = false;
+  int64_t bytes = 0;          // size on disk when present
+  int64_t partial_bytes = 0;  // size of NAME.gguf.part, an interrupted pull; 0 when none
+  bool in_use = false;        // models.embedding (provider llama) loads this file
+};
+
+struct ModelListing {
+  std::string model_dir;
+  std::string hub;                 // where catalog models are pulled from (HubEndpoint)
+  std::vector<ModelEntry> models;  // the catalog in order, then other *.gguf files by name
+  // The configured llama embedding model's file (possibly outside model_dir); empty when
+  // models.embedding.provider is not "llama".
+  std::string embedding_path;
+  bool embedding_present = false;
+};
+
+// Never fails: an unreadable or missing model_dir lists the catalog as not downloaded.
+ModelListing ListModels(const config::Config& config, const config::Environment& env);
+
+// The downloaded model NAME; model_not_pulled (with PullHint) when its file is absent.
+Result<ModelEntry> InstalledModel(const config::Config& config, const std::string& name);
+
+struct PullOptions {
+  std::string name;
+  std::string url;     // empty: the catalog's file on HubEndpoint(env); needed for other names
+  std::string sha256;  // expected SHA-256; empty: the catalog's pin (unless url is given), else
+                       // the one the server reports
+  bool force = false;  // download again although NAME.gguf exists
+  // Called once a download is about to start (not when the file is already there), with the
+  // bytes an earlier interrupted pull left to resume from.
+  std::function<void(const std::string& url, const std::string& path, int64_t resume_from)>
+      on_start;
+  std::function<void(const DownloadProgress&)> on_progress;
+  const std::atomic<bool>* cancel = nullptr;
+  // Tests shorten the stall limit; users keep the defaults of DownloadRequest.
+  int low_speed_secs = DownloadRequest{}.low_speed_secs;
+};
+
+struct PullReport {
+  std::string name, url, path;
+  bool already_present = false;  // NAME.gguf existed and force was off: nothing downloaded
+  int64_t bytes = 0;             // size of NAME.gguf
+  DownloadResult download;       // when downloaded
+};
+
+// Downloads model NAME to {model_dir}/NAME.gguf (creating model_dir), resuming an earlier
+// partial download; errors as Download's, plus invalid_input for a bad name or sha256, or a
+// name the catalog does not know given without a URL.
+Result<PullReport> PullModel(const config::Config& config, const config::Environment& env,
+                             const PullOptions& options);
+
+struct RemoveReport {
+  std::string name;
+  std::vector<std::string> removed_paths;  // NAME.gguf and/or NAME.gguf.part
+  int64_t freed_bytes = 0;
+  bool was_in_use = false;  // it was the configured embedding model
+};
+
+// Deletes NAME.gguf and NAME.gguf.part; model_not_pulled when neither exists.
+Result<RemoveReport> RemoveModel(const config::Config& config, const std::string& name);
+
+// Whether a stored space can belong to the configured embedding model, judged from the config
+// alone (no model load): provider, model and version equal, and dimensions and document prefix
+// equal where the config fixes them (not 0 / "auto"), so a space is only ever kept in doubt.
+bool SpaceMatchesConfig(const store::SpaceKey& space, const config::Config& config);
+
+struct GcReport {
+  bool dry_run = false;
+  std::vector<store::StoredSpace> kept, removed;
+  int64_t vectors_removed = 0;  // with dry_run: how many would go
+};
+
+// Deletes from the index every embedding space, with its vectors, that SpaceMatchesConfig
+// rejects (the vectors of models switched away from: `kebab reset --vector-only` drops all).
+// dry_run only reports. No index yet: an empty report. No embedding model configured:
+// invalid_input, since every space would go.
+Result<GcReport> GcSpaces(const config::Config& config, bool dry_run);
+
+}  // namespace kebab::models

@@ -1,0 +1,127 @@
+#include "models/wire.h"
+
+#include "core/time.h"
+
+namespace kebab::models::wire {
+namespace {
+
+json Nullable(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
+
+json Space(const store::StoredSpace& s) {
+  return {{"space_id", s.space_id},         {"provider", s.key.provider},
+          {"model", s.key.model},           {"version", s.key.version},
+          {"dimensions", s.key.dimensions}, {"document_prefix", s.key.document_prefix},
+          {"vectors", s.vector_count}};
+}
+
+std::string_view VerificationName(Verification v) {
+  switch (v) {
+    case Verification::kPinned:
+      return "pinned";
+    case Verification::kServer:
+      return "server";
+    case Verification::kNone:
+      break;
+  }
+  return "none";
+}
+
+}  // namespace
+
+json ModelInfo(const ModelEntry& e, const std::string& hub) {
+  json catalog = nullptr;
+  if (e.catalog != nullptr) {
+    const CatalogModel& m = *e.catalog;
+    catalog = {{"repo", m.repo},
+               {"file", m.file},
+               {"url", DownloadUrl(m, hub)},
+               {"approx_bytes", m.approx_bytes},
+               {"sha256", Nullable(std::string(m.sha256))},
+               {"license", m.license},
+               {"dimensions", m.dimensions > 0 ? json(m.dimensions) : json(nullptr)},
+               {"context_tokens", m.context_tokens},
+               {"summary", m.summary}};
+  }
+  return {{"schema_version", "model_info.v1"},
+          {"name", e.name},
+          {"source", e.catalog != nullptr ? "catalog" : "local"},
+          {"kind", e.catalog != nullptr ? json(ModelKindName(e.catalog->kind)) : json(nullptr)},
+          {"path", e.path},
+          {"present", e.present},
+          {"bytes", e.present ? json(e.bytes) : json(nullptr)},
+          {"partial_bytes", e.partial_bytes},
+          {"in_use", e.in_use},
+          {"catalog", catalog}};
+}
+
+json ModelList(const ModelListing& l, const config::Config& config) {
+  json models = json::array();
+  for (const ModelEntry& e : l.models) models.push_back(ModelInfo(e, l.hub));
+  json embedding = nullptr;
+  const config::EmbeddingConfig& ec = config.embedding;
+  if (ec.provider != "none" && !ec.model.empty()) {
+    embedding = {{"provider", ec.provider},
+                 {"model", ec.model},
+                 {"path", Nullable(l.embedding_path)},
+                 {"present", l.embedding_path.empty() ? json(nullptr) : json(l.embedding_present)}};
+  }
+  return {{"schema_version", "model_list.v1"},
+          {"model_dir", l.model_dir},
+          {"hub", l.hub},
+          {"embedding", embedding},
+          {"models", models}};
+}
+
+json PullProgress(std::string_view kind, const std::string& name, const DownloadProgress& p,
+                  const std::string& url, const std::string& path) {
+  json j = {{"schema_version", "model_pull_progress.v1"},
+            {"kind", kind},
+            {"ts", NowRfc3339()},
+            {"name", name},
+            {"bytes_done", p.bytes_done},
+            {"bytes_total", p.bytes_total >= 0 ? json(p.bytes_total) : json(nullptr)},
+            {"resumed_from", p.resumed_from},
+            {"bytes_per_sec", p.bytes_per_sec}};
+  if (!url.empty()) j["url"] = url;
+  if (!path.empty()) j["path"] = path;
+  return j;
+}
+
+json PullReport(const models::PullReport& r) {
+  const DownloadResult& d = r.download;
+  return {{"schema_version", "model_pull_report.v1"},
+          {"name", r.name},
+          {"url", r.url},
+          {"path", r.path},
+          {"already_present", r.already_present},
+          {"bytes", r.bytes},
+          {"transferred", d.transferred},
+          {"resumed_from", d.resumed_from},
+          {"sha256", Nullable(d.sha256)},
+          {"verified_against", r.already_present ? "none" : VerificationName(d.verified_against)},
+          {"seconds", d.elapsed_ms / 1000.0}};
+}
+
+json RemoveReport(const models::RemoveReport& r) {
+  return {{"schema_version", "model_rm_report.v1"},
+          {"name", r.name},
+          {"removed_paths", r.removed_paths},
+          {"freed_bytes", r.freed_bytes},
+          {"was_in_use", r.was_in_use}};
+}
+
+json GcReport(const models::GcReport& r) {
+  json kept = json::array(), removed = json::array();
+  for (const auto& s : r.kept) kept.push_back(Space(s));
+  for (const auto& s : r.removed) removed.push_back(Space(s));
+  return {{"schema_version", "models_gc_report.v1"},
+          {"dry_run", r.dry_run},
+          {"kept", kept},
+          {"removed", removed},
+          {"spaces_removed", r.removed.size()},
+          {"vectors_removed", r.vectors_removed}};
+}
+
+}  // namespace kebab::models::wire
