@@ -5,10 +5,13 @@
 #
 # Source: the npm package node-llama-cpp ships llama.cpp as a git bundle
 # (package/llama/gitRelease.bundle); npm's registry is reachable where GitHub is not.
+# scripts/llama-patches/*.patch are applied in name order (git apply) before building; their
+# contents are part of the cache key, so changing a patch rebuilds the cache.
 #
 # Usage: scripts/build-llama.sh            prints the install prefix on stdout
 # Env:   KEBAB_DEPS_CACHE  cache root (default ${XDG_CACHE_HOME:-~/.cache}/kebab-deps)
 #        JOBS              parallel build jobs (default: nproc)
+#        KEBAB_LLAMA_NO_PATCHES=1  build without scripts/llama-patches (to compare against)
 set -euo pipefail
 
 NODE_LLAMA_CPP_VERSION=3.22.1
@@ -28,8 +31,16 @@ CMAKE_OPTIONS=(
   -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF
 )
 
+PATCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/llama-patches
+PATCHES=()
+if [[ -d "$PATCH_DIR" && -z "${KEBAB_LLAMA_NO_PATCHES:-}" ]]; then
+  while IFS= read -r -d '' patch; do PATCHES+=("$patch"); done \
+    < <(find "$PATCH_DIR" -maxdepth 1 -name '*.patch' -print0 | sort -z)
+fi
+
 CACHE_ROOT=${KEBAB_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kebab-deps}
-OPTIONS_KEY=$(printf '%s\n' "${CMAKE_OPTIONS[@]}" | sha256sum | cut -c1-12)
+OPTIONS_KEY=$({ printf '%s\n' "${CMAKE_OPTIONS[@]}"; cat "${PATCHES[@]}" </dev/null; } |
+  sha256sum | cut -c1-12)
 PREFIX="$CACHE_ROOT/llama.cpp-$NODE_LLAMA_CPP_VERSION-$OPTIONS_KEY"
 
 if [[ -f "$PREFIX/.complete" ]]; then
@@ -55,6 +66,10 @@ if [[ "$got" != "$LLAMA_COMMIT" ]]; then
   log "unexpected llama.cpp commit $got (want $LLAMA_COMMIT)"
   exit 1
 fi
+for patch in "${PATCHES[@]}"; do
+  log "applying $(basename "$patch")"
+  git -C "$WORK/src" apply "$patch" || { log "$patch does not apply to $LLAMA_COMMIT"; exit 1; }
+done
 
 log "building llama.cpp ${LLAMA_COMMIT:0:10} (a few minutes, once per version)"
 cmake -S "$WORK/src" -B "$WORK/build" -G Ninja "${CMAKE_OPTIONS[@]}" >"$WORK/configure.log" 2>&1 ||
@@ -71,7 +86,10 @@ cp "$WORK/build/bin/llama-server" "$STAGE/bin/"
 # Vocab-only GGUFs: the tests build tiny random-weight models of real architectures from them.
 cp "$WORK/src/models/ggml-vocab-"*.gguf "$STAGE/models/"
 cp "$WORK/src/LICENSE" "$STAGE/LICENSE.llama.cpp"
-echo "node-llama-cpp@$NODE_LLAMA_CPP_VERSION llama.cpp@$LLAMA_COMMIT" >"$STAGE/VERSION"
+{
+  echo "node-llama-cpp@$NODE_LLAMA_CPP_VERSION llama.cpp@$LLAMA_COMMIT"
+  for patch in "${PATCHES[@]}"; do echo "patch $(basename "$patch")"; done
+} >"$STAGE/VERSION"
 touch "$STAGE/.complete"
 
 rm -rf "$PREFIX"
