@@ -1,8 +1,12 @@
 #include "app/embed_stage.h"
 
+#include <chrono>
 #include <filesystem>
+#include <memory>
 #include <unordered_set>
+#include <utility>
 
+#include "app/internal_store.h"
 #include "core/time.h"
 #include "embed/open.h"
 #include "index/vector_index.h"
@@ -64,16 +68,111 @@ Status RefreshVectorIndex(const config::Config& config, store::Store& store,
   return Status::OK();
 }
 
-Status EmbedMissingChunks(const config::Config& config, store::Store& store,
-                          embed::Embedder& embedder, const IngestEventSink& emit,
-                          const std::atomic<bool>* cancel, IngestCounts* counts) {
-  KEBAB_ASSIGN_OR_RETURN(int64_t space, store.EnsureSpace(SpaceKeyOf(embedder)));
-  const int batch_size = std::max(1, config.embedding.batch_size);
+EmbedStage::EmbedStage(const config::Config& config, IngestEventSink emit,
+                       const std::atomic<bool>* cancel)
+    : config_(config), emit_(std::move(emit)), cancel_(cancel) {
+  if (!emit_) emit_ = [](const IngestEvent&) {};
+}
+
+EmbedStage::~EmbedStage() {
+  if (!thread_.joinable()) return;
+  abandon_ = true;
+  {
+    std::lock_guard lock(mu_);
+    writer_done_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void EmbedStage::Start() {
+  if (started()) return;
+  thread_ = std::thread([this] { Run(); });
+}
+
+void EmbedStage::NoteCommit() {
+  {
+    std::lock_guard lock(mu_);
+    ++commits_;
+  }
+  cv_.notify_all();
+}
+
+Status EmbedStage::Finish() {
+  if (!thread_.joinable()) return status_;
+  {
+    std::lock_guard lock(mu_);
+    writer_done_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+  finished_ = true;
+  return status_;
+}
+
+bool EmbedStage::Stopping() const {
+  return abandon_.load() || (cancel_ != nullptr && cancel_->load());
+}
+
+bool EmbedStage::WaitForWork(int64_t seen_commits) {
+  std::unique_lock lock(mu_);
+  // Ctrl-C only sets an atomic (a signal handler cannot notify), so wake up now and then.
+  while (!cv_.wait_for(lock, std::chrono::milliseconds(100),
+                       [&] { return commits_ != seen_commits || writer_done_; })) {
+    if (Stopping()) return false;
+  }
+  return !Stopping();
+}
+
+void EmbedStage::Run() {
+  status_ = EmbedAll();
+}
+
+Status EmbedStage::EmbedAll() {
+  // Its own connection: the writer's is busy with the lexical batches, and SQLite serializes
+  // the two writers (each vector batch is one short transaction).
+  KEBAB_ASSIGN_OR_RETURN(std::unique_ptr<store::Store> store, OpenStore(config_, false));
+  KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config_));
+  KEBAB_ASSIGN_OR_RETURN(int64_t space, store->EnsureSpace(SpaceKeyOf(*embedder)));
+  // While the parse workers and the writer still share the cores, an in-process model computes
+  // on one thread: llama.cpp's threads spin at every barrier, and spinning threads that compete
+  // with others for the cores ran batches ~15x slower (tldr: 850 vs 55 ms a batch). Once the
+  // writer is done the model gets its configured threads back.
+  struct ThreadLimit {
+    embed::Embedder* embedder;
+    bool limited = false;
+    void Set(bool limit) {
+      if (limit != limited) embedder->LimitThreads(limit ? 1 : 0);
+      limited = limit;
+    }
+    ~ThreadLimit() { Set(false); }  // the embedder is shared with the rest of the process
+  } thread_limit{embedder};
+  const int batch_size = std::max(1, config_.embedding.batch_size);
   int64_t after = 0;
-  while (cancel == nullptr || !cancel->load()) {
+  bool swept_again = false;
+  while (!Stopping()) {
+    int64_t seen_commits;
+    bool writer_done;
+    {
+      std::lock_guard lock(mu_);
+      seen_commits = commits_;
+      writer_done = writer_done_;
+    }
+    thread_limit.Set(!writer_done);
     KEBAB_ASSIGN_OR_RETURN(std::vector<store::PendingText> pending,
-                           store.TextsWithoutVectors(space, batch_size, after));
-    if (pending.empty()) break;
+                           store->TextsWithoutVectors(space, batch_size, after));
+    if (!writer_done && pending.size() < static_cast<size_t>(batch_size)) {
+      if (!WaitForWork(seen_commits)) break;
+      continue;
+    }
+    if (pending.empty()) {
+      // Rowids only grow within a run, but a sweep from the start costs one index pass and
+      // makes that assumption unnecessary.
+      if (swept_again) break;
+      swept_again = true;
+      after = 0;
+      continue;
+    }
     after = pending.back().chunk_rowid;
     // Chunks with the same text share one vector.
     std::vector<std::string> texts, hashes;
@@ -83,15 +182,16 @@ Status EmbedMissingChunks(const config::Config& config, store::Store& store,
       texts.push_back(std::move(p.text));
       hashes.push_back(std::move(p.text_hash));
     }
-    emit({.kind = IngestEvent::Kind::kEmbedBatchStarted, .chunks = static_cast<int>(texts.size())});
+    emit_(
+        {.kind = IngestEvent::Kind::kEmbedBatchStarted, .chunks = static_cast<int>(texts.size())});
     const int64_t started = MonotonicMillis();
     KEBAB_ASSIGN_OR_RETURN(std::vector<embed::Vector> vectors,
-                           embedder.Embed(texts, embed::Purpose::kDocument));
-    KEBAB_RETURN_IF_ERROR(store.PutVectors(space, hashes, vectors));
-    counts->embeddings_indexed += static_cast<int64_t>(vectors.size());
-    emit({.kind = IngestEvent::Kind::kEmbedBatchFinished,
-          .chunks = static_cast<int>(vectors.size()),
-          .ms = MonotonicMillis() - started});
+                           embedder->Embed(texts, embed::Purpose::kDocument));
+    KEBAB_RETURN_IF_ERROR(store->PutVectors(space, hashes, vectors));
+    embedded_ += static_cast<int64_t>(vectors.size());
+    emit_({.kind = IngestEvent::Kind::kEmbedBatchFinished,
+           .chunks = static_cast<int>(vectors.size()),
+           .ms = MonotonicMillis() - started});
   }
   return Status::OK();
 }

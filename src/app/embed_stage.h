@@ -1,12 +1,18 @@
 // The embedding stage of ingest: fills the configured embedding space with a vector for every
-// chunk text that has none yet. It reads its work from the store, so an interrupted run loses
-// nothing (each batch is committed) and the next one embeds only what is missing, without
-// re-parsing; unchanged text is never embedded twice, even after a move or rename.
+// chunk text that has none yet. It runs on a thread of its own beside the parse workers and the
+// writer, reading its work from the store (what each committed batch added) through its own
+// connection, so an interrupted run loses nothing (each batch of vectors is committed) and the
+// next one embeds only what is missing, without re-parsing; unchanged text is never embedded
+// twice, even after a move or rename.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/ingest.h"
@@ -30,10 +36,50 @@ Result<std::optional<store::StoredSpace>> FindConfiguredSpace(const config::Conf
 Result<bool> AllChunksEmbedded(const config::Config& config, store::Store& store);
 
 // Embeds every chunk text of the index without a vector in the configured space, in batches of
-// models.embedding.batch_size, emitting embed_batch_* events; adds to counts->embeddings_indexed.
-Status EmbedMissingChunks(const config::Config& config, store::Store& store,
-                          embed::Embedder& embedder, const IngestEventSink& emit,
-                          const std::atomic<bool>* cancel, IngestCounts* counts);
+// models.embedding.batch_size, emitting embed_batch_* events (from its own thread: `emit` must
+// be thread-safe). While the writer is still committing it waits for full batches; once told
+// the writer is done it embeds the rest, then sweeps the whole index once more for texts an
+// earlier run left. Stops between batches when `cancel` is set.
+class EmbedStage {
+ public:
+  EmbedStage(const config::Config& config, IngestEventSink emit, const std::atomic<bool>* cancel);
+  ~EmbedStage();  // stops and joins a stage that was started but not finished
+  EmbedStage(const EmbedStage&) = delete;
+  EmbedStage& operator=(const EmbedStage&) = delete;
+
+  // Starts the thread, which loads the model (overlapping the parsing) and begins embedding.
+  // Later calls do nothing.
+  void Start();
+  bool started() const { return thread_.joinable() || finished_; }
+  // The writer committed documents: their texts can be embedded now.
+  void NoteCommit();
+  // The writer is done: embeds everything still missing, joins the thread and returns the
+  // stage's first error (a model that cannot load, an unreachable server).
+  Status Finish();
+  // Texts embedded so far (exact once Finish returned).
+  int64_t embedded() const { return embedded_.load(); }
+
+ private:
+  void Run();
+  Status EmbedAll();
+  // Waits until the writer commits again or is done (or the run is cancelled); false when
+  // there is nothing more to wait for.
+  bool WaitForWork(int64_t seen_commits);
+  bool Stopping() const;
+
+  const config::Config& config_;
+  IngestEventSink emit_;
+  const std::atomic<bool>* cancel_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int64_t commits_ = 0;       // guarded by mu_
+  bool writer_done_ = false;  // guarded by mu_
+  std::atomic<bool> abandon_{false};
+  std::atomic<int64_t> embedded_{0};
+  Status status_;  // written by the thread, read after join
+  bool finished_ = false;
+};
 
 // Brings the vector index cache (src/index) of the configured space up to date, between
 // index_started and index_finished events. A cache that cannot be written adds a warning.

@@ -20,7 +20,6 @@
 #include "core/hash.h"
 #include "core/ids.h"
 #include "core/time.h"
-#include "embed/open.h"
 #include "parse/markdown.h"
 #include "source/walker.h"
 #include "text/analyzer.h"
@@ -260,9 +259,11 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
                             const IngestEventSink& on_event, const std::atomic<bool>* cancel) {
   const int64_t started_ms = MonotonicMillis();
   const std::string started_at = NowRfc3339();
-  auto emit = [&](IngestEvent e) {
+  std::mutex emit_mu;  // the embedding stage emits from its own thread
+  const IngestEventSink emit = [&](IngestEvent e) {
     if (!on_event) return;
     e.ts = NowRfc3339();
+    std::lock_guard lock(emit_mu);
     on_event(e);
   };
 
@@ -366,6 +367,11 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     });
   }
 
+  // Chunks are embedded while later files are still parsed: the stage starts (loading the
+  // model) with the first document written and embeds what each commit adds.
+  const bool embedding = config.embedding.provider != "none";
+  EmbedStage embed_stage(config, emit, cancel);
+
   // Documents are committed in groups (each still atomic, see Store::BeginBatch): one durable
   // commit per document would spend most of the run flushing FTS5 segments.
   constexpr int kBatchDocs = 2048;
@@ -374,7 +380,9 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   int64_t batch_started = 0;
   auto flush = [&]() -> Status {
     batch_docs = 0;
-    return store->CommitBatch();
+    KEBAB_RETURN_IF_ERROR(store->CommitBatch());
+    embed_stage.NoteCommit();
+    return Status::OK();
   };
   Status write_status;
   Processed p;
@@ -411,6 +419,7 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
       }
       if (write_status.ok()) write_status = note_change();
       if (write_status.ok()) write_status = store->WriteDocument(w);
+      if (embedding && write_status.ok()) embed_stage.Start();
       if (write_status.ok() &&
           (++batch_docs >= kBatchDocs || MonotonicMillis() - batch_started >= kBatchMillis)) {
         write_status = flush();
@@ -443,23 +452,24 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   if (write_status.ok()) write_status = flush();
   KEBAB_RETURN_IF_ERROR(write_status);
 
-  bool embedding_interrupted = false;
-  bool needs_embedding = config.embedding.provider != "none" && !Cancelled(cancel);
-  if (needs_embedding && !revision_bumped) {
+  // No document was written: texts an earlier run left unembedded still get their vectors,
+  // but a run with nothing to embed never loads the model.
+  if (embedding && !embed_stage.started() && !Cancelled(cancel)) {
     KEBAB_ASSIGN_OR_RETURN(bool done, AllChunksEmbedded(config, *store));
-    needs_embedding = !done;
+    if (!done) embed_stage.Start();
   }
-  if (needs_embedding) {
+  bool embedding_interrupted = false;
+  if (embed_stage.started()) {
     // Lexical results are committed by now; a model that cannot load fails the run with its
     // own error, and the next ingest fills in the vectors.
-    KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config));
-    const int64_t before = counts.embeddings_indexed;
-    KEBAB_RETURN_IF_ERROR(EmbedMissingChunks(config, *store, *embedder, emit, cancel, &counts));
-    if (counts.embeddings_indexed > before) KEBAB_RETURN_IF_ERROR(note_change());
+    const Status embedded = embed_stage.Finish();
+    counts.embeddings_indexed += embed_stage.embedded();
+    if (embed_stage.embedded() > 0) KEBAB_RETURN_IF_ERROR(note_change());
+    KEBAB_RETURN_IF_ERROR(embedded);
     embedding_interrupted = Cancelled(cancel);
   }
   // Searches should find the vector index current rather than build it on the first query.
-  if (revision_bumped && config.embedding.provider != "none" && !Cancelled(cancel)) {
+  if (revision_bumped && embedding && !Cancelled(cancel)) {
     KEBAB_RETURN_IF_ERROR(RefreshVectorIndex(config, *store, emit, &report.warnings));
   }
 

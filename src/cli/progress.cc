@@ -30,10 +30,12 @@ void ProgressBar::OnEvent(const app::IngestEvent& e) {
       done_ = e.idx;
       Draw(false);
       break;
-    case K::kEmbedBatchStarted:
+    case K::kEmbedBatchFinished:
+      // Embedding runs beside parsing: the count rides on the file line until the files are
+      // done, then the line is about embedding alone.
       embedded_ += e.chunks;
-      current_ = "embedding chunks (" + std::to_string(embedded_) + " so far)";
-      Draw(true);
+      if (done_ >= total_) current_ = "embedding chunks (" + std::to_string(embedded_) + " done)";
+      Draw(done_ >= total_);
       break;
     case K::kIndexStarted:
       current_ = "updating the vector index";
@@ -65,6 +67,7 @@ void ProgressBar::Draw(bool force) {
     std::snprintf(stats, sizeof stats, "%s ", "…");
   }
   std::string line = stats;
+  if (embedded_ > 0 && done_ < total_) line += std::to_string(embedded_) + " embedded ";
   int room = width - static_cast<int>(line.size()) - 1;
   std::string file = current_;
   if (room > 3 && static_cast<int>(Utf8Length(file)) > room) {

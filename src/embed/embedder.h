@@ -35,6 +35,9 @@ class Embedder {
   // many were cut is added to *truncated when it is not null.
   virtual Result<std::vector<Vector>> Embed(const std::vector<std::string>& texts, Purpose purpose,
                                             int* truncated = nullptr) = 0;
+  // Caps the CPU threads an in-process model computes with; 0 restores its configured count.
+  // HTTP providers compute elsewhere and ignore it.
+  virtual void LimitThreads(int /*threads*/) {}
 };
 
 // Scales `v` to unit length (a zero vector stays zero).

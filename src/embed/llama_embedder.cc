@@ -95,6 +95,7 @@ Result<std::unique_ptr<LlamaEmbedder>> LlamaEmbedder::Open(const LlamaEmbedderOp
                           ? options.threads
                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   cp.n_threads = cp.n_threads_batch = threads;
+  e->threads_ = threads;
   e->ctx_ = llama_init_from_model(e->model_, cp);
   if (e->ctx_ == nullptr) {
     return Status(ErrorCode::kInvalidInput, "cannot create an embedding context for " +
@@ -118,6 +119,11 @@ Result<std::unique_ptr<LlamaEmbedder>> LlamaEmbedder::Open(const LlamaEmbedderOp
   e->prefixes_.document = options.document_prefix.value_or(family.document);
   e->space_.document_prefix = e->prefixes_.document;
   return e;
+}
+
+void LlamaEmbedder::LimitThreads(int threads) {
+  const int n = threads > 0 ? std::min(threads, threads_) : threads_;
+  llama_set_n_threads(ctx_, n, n);
 }
 
 LlamaEmbedder::~LlamaEmbedder() {

@@ -34,6 +34,7 @@ class LlamaEmbedder : public Embedder {
   const SpaceInfo& space() const override { return space_; }
   Result<std::vector<Vector>> Embed(const std::vector<std::string>& texts, Purpose purpose,
                                     int* truncated = nullptr) override;
+  void LimitThreads(int threads) override;
 
   // The model's tokens for `text` (special tokens included), as Embed sees them.
   std::vector<int32_t> Tokenize(std::string_view text) const;
@@ -55,6 +56,7 @@ class LlamaEmbedder : public Embedder {
   int max_tokens_ = 0;
   int batch_tokens_ = 0;
   int max_seqs_ = 0;
+  int threads_ = 0;  // the configured count
 };
 
 }  // namespace kebab::embed

@@ -74,6 +74,20 @@ TEST_P(LlamaEmbedderTest, SameInputSameVectorAcrossCallsAndInstances) {
   EXPECT_EQ(first, other);
 }
 
+TEST_P(LlamaEmbedderTest, FewerThreadsGiveTheSameVectors) {
+  auto e = OpenModel(GetParam());
+  ASSERT_TRUE(e);
+  const std::vector<std::string> texts = {"threads change speed", "not the vectors"};
+  auto two = EmbedAll(*e, texts);
+  e->LimitThreads(1);
+  auto one = EmbedAll(*e, texts);
+  e->LimitThreads(0);
+  auto restored = EmbedAll(*e, texts);
+  ASSERT_EQ(one.size(), 2u);
+  for (size_t i = 0; i < texts.size(); ++i) EXPECT_LT(MaxDiff(two[i], one[i]), 1e-5) << texts[i];
+  EXPECT_EQ(two, restored);
+}
+
 TEST_P(LlamaEmbedderTest, ABatchEmbedsLikeOneTextAtATime) {
   auto e = OpenModel(GetParam());
   ASSERT_TRUE(e);
