@@ -241,6 +241,10 @@ int RunSearch(const Output& out, const Globals& g, const SearchArgs& args) {
     if (response->hits.empty()) {
       out.Note("no hits for \"" + response->query + "\"" +
                (response->hint ? "\n  hint: " + *response->hint : std::string()));
+    } else if (args.mode.empty() && config->embedding.provider == "none") {
+      out.Note(
+          out.Dim("lexical only: for search by meaning (hybrid), `kebab models pull "
+                  "multilingual-e5-small` and set [models.embedding] (see kebab init)"));
     }
   }
   return response->hits.empty() ? kExitNoResult : kExitOk;

@@ -274,6 +274,13 @@ class PagingTest(KebabTestCase):
         self.assertEqual(r.rc, EXIT_OK, r)
         self.assertRegex(r.stdout, r"p/p\d\d\.md#L\d+-L\d+")
         self.assertIn("more results: --cursor", r.stderr)
+        # With no embedding model, search is lexical and says once how to get hybrid.
+        self.assertIn("lexical only", r.stderr)
+        self.assertIn("kebab models pull", r.stderr)
+        chosen = self.sb.run("search", "--mode", "lexical", "pagingword", "--k", "2")
+        self.assertNotIn("lexical only", chosen.stderr)
+        quiet = self.sb.run("--quiet", "search", "pagingword", "--k", "2")
+        self.assertNotIn("lexical only", quiet.stderr)
 
 
 class DeterminismTest(KebabTestCase):
