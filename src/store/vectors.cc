@@ -35,6 +35,16 @@ bool RanksBefore(const VectorHit& a, const VectorHit& b) {
   return a.chunk_id < b.chunk_id;
 }
 
+// The count `sql` selects for ?1 = space_id (0 when it selects no row).
+Result<int64_t> CountForSpace(sqlite3* db, const char* sql, int64_t space_id) {
+  Statement q(db, sql);
+  q.Bind(1, space_id);
+  Status st;
+  if (q.Step(&st)) return q.ColumnInt(0);
+  if (!st.ok()) return st;
+  return int64_t{0};
+}
+
 // The vector index cache is stamped with this; every change to the vectors bumps it.
 Status BumpVectorsRevision(sqlite3* db) {
   return Exec(db,
@@ -74,12 +84,7 @@ Result<bool> Store::HasVectors(int64_t space_id) {
 }
 
 Result<int64_t> Store::CountVectors(int64_t space_id) {
-  Statement q(db_, "SELECT count(*) FROM embeddings WHERE space_id = ?1");
-  q.Bind(1, space_id);
-  Status st;
-  if (q.Step(&st)) return q.ColumnInt(0);
-  if (!st.ok()) return st;
-  return int64_t{0};
+  return CountForSpace(db_, "SELECT count(*) FROM embeddings WHERE space_id = ?1", space_id);
 }
 
 Result<std::vector<StoredSpace>> Store::ListSpaces() {
@@ -135,14 +140,11 @@ Result<std::vector<PendingText>> Store::TextsWithoutVectors(int64_t space_id, in
 }
 
 Result<int64_t> Store::CountTextsWithoutVectors(int64_t space_id) {
-  Statement q(db_,
-              "SELECT count(DISTINCT c.text_hash) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM "
-              "embeddings e WHERE e.space_id = ?1 AND e.text_hash = c.text_hash)");
-  q.Bind(1, space_id);
-  Status st;
-  if (q.Step(&st)) return q.ColumnInt(0);
-  if (!st.ok()) return st;
-  return int64_t{0};
+  return CountForSpace(
+      db_,
+      "SELECT count(DISTINCT c.text_hash) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM "
+      "embeddings e WHERE e.space_id = ?1 AND e.text_hash = c.text_hash)",
+      space_id);
 }
 
 Status Store::PutVectors(int64_t space_id, const std::vector<std::string>& text_hashes,
@@ -247,14 +249,10 @@ Result<VectorIndexStamp> Store::IndexStamp() {
 }
 
 Result<int64_t> Store::CountChunkVectors(int64_t space_id) {
-  Statement q(db_,
-              "SELECT count(*) FROM chunks c JOIN embeddings e ON e.space_id = ?1 AND "
-              "e.text_hash = c.text_hash");
-  q.Bind(1, space_id);
-  Status st;
-  if (q.Step(&st)) return q.ColumnInt(0);
-  if (!st.ok()) return st;
-  return int64_t{0};
+  return CountForSpace(db_,
+                       "SELECT count(*) FROM chunks c JOIN embeddings e ON e.space_id = ?1 AND "
+                       "e.text_hash = c.text_hash",
+                       space_id);
 }
 
 Status Store::ScanSpaceVectors(int64_t space_id,
