@@ -56,7 +56,8 @@ class LlamaEmbedder : public Embedder {
   int max_tokens_ = 0;
   int batch_tokens_ = 0;
   int max_seqs_ = 0;
-  int threads_ = 0;  // the configured count
+  int threads_ = 0;         // the configured count
+  int threads_in_use_ = 0;  // at most threads_ (LimitThreads)
 };
 
 }  // namespace kebab::embed

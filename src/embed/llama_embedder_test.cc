@@ -77,7 +77,11 @@ TEST_P(LlamaEmbedderTest, SameInputSameVectorAcrossCallsAndInstances) {
 TEST_P(LlamaEmbedderTest, FewerThreadsGiveTheSameVectors) {
   auto e = OpenModel(GetParam());
   ASSERT_TRUE(e);
-  const std::vector<std::string> texts = {"threads change speed", "not the vectors"};
+  // Over 64 tokens in the batch, so it computes on every configured thread (shorter ones, such
+  // as queries, always compute on one).
+  std::string long_text;
+  for (int i = 0; i < 12; ++i) long_text += "threads change the speed of a batch, ";
+  const std::vector<std::string> texts = {long_text, "not the vectors"};
   auto two = EmbedAll(*e, texts);
   e->LimitThreads(1);
   auto one = EmbedAll(*e, texts);
