@@ -113,7 +113,7 @@ Result<std::unique_ptr<VectorIndex>> OpenIndex(store::Store& store, int64_t spac
   if (!r.warning.empty()) {
     r.path.clear();
   } else if (!dir.empty()) {
-    internal::RetireOthers(dir, {r.path, r.path + ".keys"});
+    internal::RetireOthers(dir, {r.path, r.path + ".keys", r.path + ".f32"});
   }
   return index;
 }

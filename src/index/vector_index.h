@@ -64,6 +64,10 @@ class VectorIndex {
   // chunks it accepts. `exact` forces a full scan on an HNSW index.
   virtual std::vector<Neighbor> Search(const float* query, int k, const ChunkFilter* filter,
                                        bool exact = false) const = 0;
+  // Replaces each neighbour's similarity with the exact float32 cosine, from float32 vectors
+  // the index keeps (an f32 index, or an HNSW cache's ".f32" companion file). False, with
+  // `neighbors` unchanged, when it keeps none or lacks one of them: re-score from the store.
+  virtual bool Rescore(const float* query, std::vector<Neighbor>* neighbors) const = 0;
 };
 
 // The current index of `space_id` (of `dimensions`), from the cache when it is fresh, else

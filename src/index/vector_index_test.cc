@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <set>
 
@@ -236,6 +237,44 @@ TEST_F(VectorIndexTest, HnswAboveExactMaxHasHighRecallAndRefreshesOnlyWhatChange
     ASSERT_EQ(hits.size(), 1u);
     EXPECT_EQ(hits[0].chunk_rowid, rowid);
   }
+}
+
+TEST_F(VectorIndexTest, HnswRescoresWithExactFloat32VectorsLikeTheStore) {
+  AddDocuments("a", 50, 10);
+  const std::vector<float> query = vectors_.Next();
+  auto expected = [&](std::vector<Neighbor> hits) {
+    std::vector<int64_t> rowids = Rowids(hits);
+    auto scored = store_->ScoreChunks(space_, query, rowids);
+    EXPECT_TRUE(scored.ok());
+    std::map<int64_t, float> by_rowid;
+    for (const auto& h : *scored) by_rowid[h.chunk_rowid] = h.similarity;
+    return by_rowid;
+  };
+  for (bool reopened : {false, true}) {
+    auto index = Open(Options(100), nullptr);  // built, then read back from the cache
+    ASSERT_TRUE(index);
+    ASSERT_EQ(index->kind(), IndexKind::kHnsw);
+    std::vector<Neighbor> hits = index->Search(query.data(), 20, nullptr);
+    ASSERT_EQ(hits.size(), 20u);
+    const auto want = expected(hits);
+    ASSERT_TRUE(index->Rescore(query.data(), &hits)) << "reopened " << reopened;
+    for (const Neighbor& n : hits) EXPECT_EQ(n.similarity, want.at(n.chunk_rowid));
+  }
+  // A neighbour the index does not hold leaves the hits untouched.
+  auto index = Open(Options(100), nullptr);
+  std::vector<Neighbor> unknown = {{999999, 0.5f}};
+  EXPECT_FALSE(index->Rescore(query.data(), &unknown));
+  EXPECT_EQ(unknown[0].similarity, 0.5f);
+  // An f16 exact index keeps no float32 vectors: the caller re-scores from the store.
+  auto flat = Open(Options(100000), nullptr);
+  ASSERT_EQ(flat->kind(), IndexKind::kExact);
+  std::vector<Neighbor> flat_hits = flat->Search(query.data(), 5, nullptr);
+  EXPECT_FALSE(flat->Rescore(query.data(), &flat_hits));
+  auto flat32 = Open(Options(100000, "f32"), nullptr);
+  std::vector<Neighbor> hits32 = flat32->Search(query.data(), 5, nullptr);
+  const auto want32 = expected(hits32);
+  ASSERT_TRUE(flat32->Rescore(query.data(), &hits32));
+  for (const Neighbor& n : hits32) EXPECT_EQ(n.similarity, want32.at(n.chunk_rowid));
 }
 
 TEST_F(VectorIndexTest, ChangingExactMaxSwitchesKind) {

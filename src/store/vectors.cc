@@ -311,4 +311,22 @@ Result<std::vector<VectorHit>> Store::ScoreChunks(int64_t space_id, const std::v
   return out;
 }
 
+Result<std::vector<VectorHit>> Store::NameAndRank(std::vector<VectorHit> hits) {
+  Statement q(db_, "SELECT chunk_id FROM chunks WHERE chunk_rowid = ?1");
+  std::vector<VectorHit> out;
+  out.reserve(hits.size());
+  Status st;
+  for (VectorHit& h : hits) {
+    q.Bind(1, h.chunk_rowid);
+    if (q.Step(&st)) {
+      h.chunk_id = q.ColumnText(0);
+      out.push_back(std::move(h));
+    }
+    q.Reset();
+    KEBAB_RETURN_IF_ERROR(st);
+  }
+  std::sort(out.begin(), out.end(), RanksBefore);
+  return out;
+}
+
 }  // namespace kebab::store

@@ -99,6 +99,24 @@ class FlatIndex : public VectorIndex {
   int dimensions() const override { return dims_; }
   size_t bytes_per_vector() const { return metric_.bytes_per_vector(); }
 
+  bool Rescore(const float* query, std::vector<Neighbor>* neighbors) const override {
+    if (bytes_per_vector() != static_cast<size_t>(dims_) * sizeof(float)) return false;
+    std::vector<float> exact(neighbors->size());
+    for (size_t i = 0; i < neighbors->size(); ++i) {
+      const int64_t* end = keys_ + count_;
+      const int64_t* at = std::lower_bound(keys_, end, (*neighbors)[i].chunk_rowid);
+      if (at == end || *at != (*neighbors)[i].chunk_rowid) return false;
+      const auto* v = reinterpret_cast<const float*>(vectors_ + (at - keys_) * bytes_per_vector());
+      // The same sum, in the same order, as the store's re-scoring: scores do not depend on
+      // which of the two computed them.
+      float sum = 0;
+      for (int d = 0; d < dims_; ++d) sum += query[d] * v[d];
+      exact[i] = sum;
+    }
+    for (size_t i = 0; i < neighbors->size(); ++i) (*neighbors)[i].similarity = exact[i];
+    return true;
+  }
+
   std::vector<Neighbor> Search(const float* query, int k, const ChunkFilter* filter,
                                bool) const override {
     std::vector<std::byte> cast(bytes_per_vector());

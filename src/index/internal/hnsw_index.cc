@@ -69,12 +69,28 @@ class HnswIndex : public VectorIndex {
     return out;
   }
 
+  bool Rescore(const float* query, std::vector<Neighbor>* neighbors) const override {
+    return exact_ != nullptr && exact_->Rescore(query, neighbors);
+  }
+
   us::index_dense_t& raw() { return index_; }
+  // The float32 vectors of the same chunks (a flat f32 index), for Rescore.
+  void set_exact(std::unique_ptr<VectorIndex> exact) { exact_ = std::move(exact); }
 
  private:
   us::index_dense_t index_;
   int dims_;
+  std::unique_ptr<VectorIndex> exact_;
 };
+
+// The companion file of an HNSW cache file: its chunks' float32 vectors.
+std::string ExactPath(const std::string& path) {
+  return path + ".f32";
+}
+
+Shape ExactShape() {
+  return {.kind = IndexKind::kExact, .scalar = "f32"};
+}
 
 // Adds `count` f32 vectors (rows of `vectors`) on `threads` threads.
 Status AddParallel(us::index_dense_t& index, const std::vector<int64_t>& keys,
@@ -266,6 +282,11 @@ Result<HnswBuild> BuildHnsw(store::Store& store, int64_t space_id, int dims, con
         return Status::OK();
       });
     }
+    // Re-scoring from these instead of from SQLite keeps a search's cost near the graph walk.
+    if (st.ok()) {
+      auto exact = BuildFlat(store, space_id, dims, ExactShape(), ExactPath(path), warning);
+      if (exact.ok()) hnsw.set_exact(std::move(exact).value());
+    }
     if (!st.ok() && warning != nullptr) *warning = st.message();
   }
   return std::move(*build);
@@ -283,7 +304,10 @@ Result<std::unique_ptr<VectorIndex>> OpenHnsw(const std::string& path, int dims,
   }
   opened.index.change_expansion_search(static_cast<size_t>(shape.expansion_search));
   if (memory_mapped != nullptr) *memory_mapped = view;
-  return std::unique_ptr<VectorIndex>(std::make_unique<HnswIndex>(std::move(opened.index), dims));
+  auto index = std::make_unique<HnswIndex>(std::move(opened.index), dims);
+  auto exact = OpenFlat(ExactPath(path), dims, ExactShape());
+  if (exact.ok() && (*exact)->size() == index->size()) index->set_exact(std::move(exact).value());
+  return std::unique_ptr<VectorIndex>(std::move(index));
 }
 
 }  // namespace kebab::index::internal
