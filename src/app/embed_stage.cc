@@ -1,7 +1,6 @@
 #include "app/embed_stage.h"
 
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <unordered_set>
 #include <utility>
@@ -10,6 +9,7 @@
 #include "core/time.h"
 #include "embed/open.h"
 #include "index/vector_index.h"
+#include "models/models.h"
 
 namespace kebab::app {
 
@@ -20,17 +20,10 @@ store::SpaceKey SpaceKeyOf(const embed::Embedder& embedder) {
 
 Result<std::optional<store::StoredSpace>> FindConfiguredSpace(const config::Config& config,
                                                               store::Store& store) {
-  const config::EmbeddingConfig& ec = config.embedding;
-  const std::string model =
-      ec.provider == "llama" ? std::filesystem::path(embed::LlamaModelPath(config)).stem().string()
-                             : ec.model;
   KEBAB_ASSIGN_OR_RETURN(std::vector<store::StoredSpace> spaces, store.ListSpaces());
   const store::StoredSpace* match = nullptr;
   for (const store::StoredSpace& s : spaces) {
-    const store::SpaceKey& k = s.key;
-    if (k.provider != ec.provider || k.model != model || k.version != ec.version) continue;
-    if (ec.dimensions > 0 && k.dimensions != ec.dimensions) continue;
-    if (ec.document_prefix != "auto" && k.document_prefix != ec.document_prefix) continue;
+    if (!models::SpaceMatchesConfig(s.key, config)) continue;
     if (match != nullptr) return std::optional<store::StoredSpace>();  // ambiguous
     match = &s;
   }
