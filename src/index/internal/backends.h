@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "index/vector_index.h"
@@ -29,6 +30,12 @@ struct Shape {
 Result<std::unique_ptr<VectorIndex>> BuildFlat(store::Store& store, int64_t space_id, int dims,
                                                const Shape& shape, const std::string& path,
                                                std::string* warning);
+// Flat over `keys` (ascending) and their float32 vectors (dims floats each), stored as
+// shape.scalar; written to `path` like BuildFlat.
+Result<std::unique_ptr<VectorIndex>> MakeFlat(int dims, const Shape& shape,
+                                              std::vector<int64_t> keys,
+                                              const std::vector<float>& vectors,
+                                              const std::string& path, std::string* warning);
 Result<std::unique_ptr<VectorIndex>> OpenFlat(const std::string& path, int dims,
                                               const Shape& shape);
 

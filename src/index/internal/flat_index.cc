@@ -182,32 +182,40 @@ Status WriteFlatFile(const std::string& path, int dims, size_t bytes_per_vector,
 
 }  // namespace
 
-Result<std::unique_ptr<VectorIndex>> BuildFlat(store::Store& store, int64_t space_id, int dims,
-                                               const Shape& shape, const std::string& path,
-                                               std::string* warning) {
+Result<std::unique_ptr<VectorIndex>> MakeFlat(int dims, const Shape& shape,
+                                              std::vector<int64_t> keys,
+                                              const std::vector<float>& vectors,
+                                              const std::string& path, std::string* warning) {
   auto index = std::make_unique<FlatIndex>(dims, ScalarKind(shape.scalar));
   const size_t stride = index->bytes_per_vector();
   const auto cast = us::casts_punned_t::make(ScalarKind(shape.scalar)).from.f32;
-  std::vector<int64_t> keys;
-  std::vector<std::byte> vectors;
-  KEBAB_RETURN_IF_ERROR(store.ScanSpaceVectors(space_id, [&](const store::ChunkVector& cv) {
-    keys.push_back(cv.chunk_rowid);
-    vectors.resize(vectors.size() + stride);
-    std::byte* out = vectors.data() + vectors.size() - stride;
-    const auto* in = reinterpret_cast<const us::byte_t*>(cv.vector);
-    if (!cast(in, static_cast<size_t>(dims), reinterpret_cast<us::byte_t*>(out))) {
-      std::memcpy(out, in, stride);
-    }
-    return Status::OK();
-  }));
+  std::vector<std::byte> stored(keys.size() * stride);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const auto* in = reinterpret_cast<const us::byte_t*>(vectors.data() + i * dims);
+    auto* out = reinterpret_cast<us::byte_t*>(stored.data() + i * stride);
+    if (!cast(in, static_cast<size_t>(dims), out)) std::memcpy(out, in, stride);
+  }
   if (!path.empty()) {
     Status st = WriteAtomically(path, [&](const std::string& tmp) {
-      return WriteFlatFile(tmp, dims, stride, keys, vectors);
+      return WriteFlatFile(tmp, dims, stride, keys, stored);
     });
     if (!st.ok() && warning != nullptr) *warning = st.message();
   }
-  index->Adopt(std::move(keys), std::move(vectors));
+  index->Adopt(std::move(keys), std::move(stored));
   return std::unique_ptr<VectorIndex>(std::move(index));
+}
+
+Result<std::unique_ptr<VectorIndex>> BuildFlat(store::Store& store, int64_t space_id, int dims,
+                                               const Shape& shape, const std::string& path,
+                                               std::string* warning) {
+  std::vector<int64_t> keys;
+  std::vector<float> vectors;
+  KEBAB_RETURN_IF_ERROR(store.ScanSpaceVectors(space_id, [&](const store::ChunkVector& cv) {
+    keys.push_back(cv.chunk_rowid);
+    vectors.insert(vectors.end(), cv.vector, cv.vector + dims);
+    return Status::OK();
+  }));
+  return MakeFlat(dims, shape, std::move(keys), vectors, path, warning);
 }
 
 Result<std::unique_ptr<VectorIndex>> OpenFlat(const std::string& path, int dims,

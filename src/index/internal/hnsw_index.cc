@@ -2,7 +2,6 @@
 // rowid. Beside each saved graph, "<file>.keys" lists (rowid, text hash prefix) pairs in rowid
 // order, so a later refresh can tell which chunks changed without reading the graph's vectors.
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -23,8 +22,6 @@ namespace us = unum::usearch;
 // A refresh that would touch more than this share of the vectors rebuilds instead: removals
 // leave the graph sparser than a fresh build, and adding most of it costs a build anyway.
 constexpr double kMaxRefreshShare = 0.3;
-// Vectors read from the store per parallel add.
-constexpr size_t kAddBatch = 8192;
 
 struct KeyHash {
   int64_t rowid;
@@ -116,35 +113,35 @@ Status AddParallel(us::index_dense_t& index, const std::vector<int64_t>& keys,
   return Status::OK();
 }
 
-// Streams the space's vectors into `index`, adding those `wanted` accepts; fills `seen` with
-// every chunk of the space (rowid order).
-Status AddFromStore(store::Store& store, int64_t space_id, int dims, int threads,
-                    us::index_dense_t& index, const std::function<bool(int64_t)>& wanted,
-                    std::vector<KeyHash>* seen, int64_t* added) {
-  std::vector<int64_t> keys;
-  std::vector<float> vectors;
-  auto flush = [&]() -> Status {
-    if (keys.empty()) return Status::OK();
-    if (index.size() + keys.size() > index.capacity()) {
-      const size_t grow = std::max(index.capacity() * 2, index.size() + keys.size());
-      if (!index.try_reserve(us::index_limits_t(grow, static_cast<size_t>(threads)))) {
-        return GenericError("out of memory while building the vector index");
-      }
-    }
-    KEBAB_RETURN_IF_ERROR(AddParallel(index, keys, vectors, dims, threads));
-    *added += static_cast<int64_t>(keys.size());
-    keys.clear();
-    vectors.clear();
-    return Status::OK();
-  };
+// Every vector of a space, read in one scan: the graph is built or refreshed from it, and it
+// becomes the ".keys" and ".f32" files.
+struct SpaceVectors {
+  std::vector<KeyHash> keys;    // rowid order
+  std::vector<int64_t> rowids;  // the same rowids, for the graph and the flat file
+  std::vector<float> vectors;   // dims floats per rowid
+};
+
+Result<SpaceVectors> ReadSpace(store::Store& store, int64_t space_id, int dims) {
+  SpaceVectors all;
   KEBAB_RETURN_IF_ERROR(store.ScanSpaceVectors(space_id, [&](const store::ChunkVector& cv) {
-    seen->push_back({cv.chunk_rowid, HashPrefix(cv.text_hash)});
-    if (!wanted(cv.chunk_rowid)) return Status::OK();
-    keys.push_back(cv.chunk_rowid);
-    vectors.insert(vectors.end(), cv.vector, cv.vector + dims);
-    return keys.size() >= kAddBatch ? flush() : Status::OK();
+    all.keys.push_back({cv.chunk_rowid, HashPrefix(cv.text_hash)});
+    all.rowids.push_back(cv.chunk_rowid);
+    all.vectors.insert(all.vectors.end(), cv.vector, cv.vector + dims);
+    return Status::OK();
   }));
-  return flush();
+  return all;
+}
+
+// Adds `keys` with their vectors (rows of `vectors`) to `index`, growing it as needed.
+Status AddRows(us::index_dense_t& index, const std::vector<int64_t>& keys,
+               const std::vector<float>& vectors, int dims, int threads) {
+  if (index.size() + keys.size() > index.capacity() &&
+      !index.try_reserve(
+          us::index_limits_t(index.size() + keys.size(), static_cast<size_t>(threads)))) {
+    return GenericError("out of memory reserving the vector index for " +
+                        std::to_string(index.size() + keys.size()) + " vectors");
+  }
+  return AddParallel(index, keys, vectors, dims, threads);
 }
 
 Result<std::vector<KeyHash>> ReadKeys(const std::string& path) {
@@ -192,20 +189,10 @@ std::vector<int64_t> Reconcile(us::index_dense_t& index, const std::vector<KeyHa
   return missing;
 }
 
-std::vector<KeyHash> ScanKeys(store::Store& store, int64_t space_id, Status* status) {
-  std::vector<KeyHash> keys;
-  *status = store.ScanSpaceVectors(space_id, [&](const store::ChunkVector& cv) {
-    keys.push_back({cv.chunk_rowid, HashPrefix(cv.text_hash)});
-    return Status::OK();
-  });
-  return keys;
-}
-
 // Brings the saved generation `previous` up to date; nullopt when it cannot be used (then the
 // caller builds from scratch).
-Result<std::optional<HnswBuild>> Refresh(store::Store& store, int64_t space_id, int dims,
-                                         int threads, const std::string& previous,
-                                         std::vector<KeyHash>* now) {
+Result<std::optional<HnswBuild>> Refresh(int dims, int threads, const std::string& previous,
+                                         const SpaceVectors& now) {
   auto old_keys = ReadKeys(previous + ".keys");
   if (!old_keys.ok()) return std::optional<HnswBuild>();
   auto loaded = us::index_dense_t::make(previous.c_str(), /*view=*/false);
@@ -217,22 +204,23 @@ Result<std::optional<HnswBuild>> Refresh(store::Store& store, int64_t space_id, 
       loaded.index.size() != old_keys->size()) {
     return std::optional<HnswBuild>();
   }
-  Status st;
-  *now = ScanKeys(store, space_id, &st);
-  KEBAB_RETURN_IF_ERROR(st);
   HnswBuild build;
   us::index_dense_t& index = loaded.index;
-  std::vector<int64_t> missing = Reconcile(index, *old_keys, *now, &build.removed);
+  const std::vector<int64_t> missing = Reconcile(index, *old_keys, now.keys, &build.removed);
   const double share = static_cast<double>(missing.size() + static_cast<size_t>(build.removed)) /
-                       static_cast<double>(std::max<size_t>(now->size(), 1));
+                       static_cast<double>(std::max<size_t>(now.keys.size(), 1));
   if (share > kMaxRefreshShare) return std::optional<HnswBuild>();
-  if (!missing.empty()) {
-    std::vector<KeyHash> ignored;
-    KEBAB_RETURN_IF_ERROR(AddFromStore(
-        store, space_id, dims, threads, index,
-        [&](int64_t rowid) { return std::binary_search(missing.begin(), missing.end(), rowid); },
-        &ignored, &build.added));
+  // Both lists are in rowid order: pick the missing rows' vectors in one pass.
+  std::vector<float> vectors;
+  const size_t width = static_cast<size_t>(dims);
+  for (size_t i = 0, m = 0; i < now.rowids.size() && m < missing.size(); ++i) {
+    if (now.rowids[i] != missing[m]) continue;
+    vectors.insert(vectors.end(), now.vectors.begin() + static_cast<ptrdiff_t>(i * width),
+                   now.vectors.begin() + static_cast<ptrdiff_t>((i + 1) * width));
+    ++m;
   }
+  KEBAB_RETURN_IF_ERROR(AddRows(index, missing, vectors, dims, threads));
+  build.added = static_cast<int64_t>(missing.size());
   build.refreshed = true;
   build.index = std::make_unique<HnswIndex>(std::move(index), dims);
   return std::optional<HnswBuild>(std::move(build));
@@ -244,13 +232,12 @@ Result<HnswBuild> BuildHnsw(store::Store& store, int64_t space_id, int dims, con
                             int threads, const std::string& previous, const std::string& path,
                             std::string* warning) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<KeyHash> keys;
+  KEBAB_ASSIGN_OR_RETURN(SpaceVectors all, ReadSpace(store, space_id, dims));
   std::optional<HnswBuild> build;
   if (!previous.empty()) {
-    KEBAB_ASSIGN_OR_RETURN(build, Refresh(store, space_id, dims, threads, previous, &keys));
+    KEBAB_ASSIGN_OR_RETURN(build, Refresh(dims, threads, previous, all));
   }
   if (!build) {
-    keys.clear();
     const auto metric = us::metric_punned_t::builtin(
         static_cast<size_t>(dims), us::metric_kind_t::cos_k, ScalarKind(shape.scalar));
     us::index_dense_config_t config(static_cast<size_t>(shape.connectivity),
@@ -258,23 +245,16 @@ Result<HnswBuild> BuildHnsw(store::Store& store, int64_t space_id, int dims, con
                                     static_cast<size_t>(shape.expansion_search));
     auto made = us::index_dense_t::make(metric, config);
     if (!made) return GenericError("cannot create the vector index: " + TakeError(made.error));
-    KEBAB_ASSIGN_OR_RETURN(int64_t count, store.CountChunkVectors(space_id));
-    if (!made.index.try_reserve(us::index_limits_t(static_cast<size_t>(std::max<int64_t>(count, 1)),
-                                                   static_cast<size_t>(threads)))) {
-      return GenericError("out of memory reserving the vector index for " + std::to_string(count) +
-                          " vectors");
-    }
+    KEBAB_RETURN_IF_ERROR(AddRows(made.index, all.rowids, all.vectors, dims, threads));
     build.emplace();
-    KEBAB_RETURN_IF_ERROR(AddFromStore(
-        store, space_id, dims, threads, made.index, [](int64_t) { return true; }, &keys,
-        &build->added));
+    build->added = static_cast<int64_t>(all.rowids.size());
     build->index = std::make_unique<HnswIndex>(std::move(made.index), dims);
   }
   auto& hnsw = static_cast<HnswIndex&>(*build->index);
   hnsw.raw().change_expansion_search(static_cast<size_t>(shape.expansion_search));
   if (!path.empty()) {
     Status st = WriteAtomically(path + ".keys",
-                                [&](const std::string& tmp) { return WriteKeys(tmp, keys); });
+                                [&](const std::string& tmp) { return WriteKeys(tmp, all.keys); });
     if (st.ok()) {
       st = WriteAtomically(path, [&](const std::string& tmp) -> Status {
         auto saved = hnsw.raw().save(tmp.c_str());
@@ -284,7 +264,8 @@ Result<HnswBuild> BuildHnsw(store::Store& store, int64_t space_id, int dims, con
     }
     // Re-scoring from these instead of from SQLite keeps a search's cost near the graph walk.
     if (st.ok()) {
-      auto exact = BuildFlat(store, space_id, dims, ExactShape(), ExactPath(path), warning);
+      auto exact = MakeFlat(dims, ExactShape(), std::move(all.rowids), all.vectors, ExactPath(path),
+                            warning);
       if (exact.ok()) hnsw.set_exact(std::move(exact).value());
     }
     if (!st.ok() && warning != nullptr) *warning = st.message();
