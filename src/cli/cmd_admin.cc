@@ -1,8 +1,6 @@
 // doctor, schema, reset.
-#include <unistd.h>
 
 #include <cstdio>
-#include <iostream>
 
 #include "app/admin.h"
 #include "app/wire.h"
@@ -77,21 +75,14 @@ int RunReset(const Output& out, const Globals& g, const std::string& scope_name,
                           : scope_name == "config-only" ? app::ResetScope::kConfigOnly
                           : scope_name == "vector-only" ? app::ResetScope::kVectorOnly
                                                         : app::ResetScope::kDataOnly;
-  if (!yes) {
-    if (!::isatty(STDIN_FILENO) || out.json) {
-      return out.Fail(InvalidInput("reset needs confirmation", "pass --yes to confirm"));
-    }
-    std::fprintf(stderr, "This removes:\n");
-    for (const auto& p : app::ResetTargets(*config, scope))
-      std::fprintf(stderr, "  %s\n", p.c_str());
-    std::fprintf(stderr, "Your notes under %s are not touched. Continue? [y/N] ",
-                 config->workspace.root.c_str());
-    std::string answer;
-    std::getline(std::cin, answer);
-    if (answer != "y" && answer != "Y" && answer != "yes") {
-      out.Note("nothing removed");
-      return kExitNoResult;
-    }
+  std::string question = "This removes:\n";
+  for (const auto& p : app::ResetTargets(*config, scope)) question += "  " + p + "\n";
+  question += "Your notes under " + config->workspace.root + " are not touched. Continue?";
+  auto confirmed = Confirm(out, yes, "reset", question);
+  if (!confirmed.ok()) return out.Fail(confirmed.status());
+  if (!*confirmed) {
+    out.Note("nothing removed");
+    return kExitNoResult;
   }
   auto report = app::Reset(*config, scope);
   if (!report.ok()) return out.Fail(report.status());

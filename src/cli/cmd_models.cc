@@ -6,7 +6,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <iostream>
 
 #include "cli/common.h"
 #include "core/time.h"
@@ -114,19 +113,6 @@ class DownloadBar {
   int64_t last_draw_ms_ = 0;
   bool drawn_ = false;
 };
-
-// Asks on the terminal; --json or a non-terminal stdin needs --yes instead.
-Result<bool> Confirm(const Output& out, bool yes, const std::string& what,
-                     const std::string& question) {
-  if (yes) return true;
-  if (!::isatty(STDIN_FILENO) || out.json) {
-    return InvalidInput(what + " needs confirmation", "pass --yes to confirm");
-  }
-  std::fprintf(stderr, "%s [y/N] ", question.c_str());
-  std::string answer;
-  std::getline(std::cin, answer);
-  return answer == "y" || answer == "Y" || answer == "yes";
-}
 
 std::string Padded(const std::string& s, size_t width) {
   return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');

@@ -1,5 +1,10 @@
 #include "cli/common.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
 namespace kebab::cli {
 
 Result<config::Config> LoadConfigFor(const Globals& g) {
@@ -11,6 +16,18 @@ Status CheckWritable(const Globals& g, std::string_view command) {
   return Status(ErrorCode::kReadonlyMode,
                 "`kebab " + std::string(command) + "` changes the index, and readonly mode is on",
                 "drop --readonly / unset KEBAB_READONLY to allow it");
+}
+
+Result<bool> Confirm(const Output& out, bool yes, const std::string& what,
+                     const std::string& question) {
+  if (yes) return true;
+  if (!::isatty(STDIN_FILENO) || out.json) {
+    return InvalidInput(what + " needs confirmation", "pass --yes to confirm");
+  }
+  std::fprintf(stderr, "%s [y/N] ", question.c_str());
+  std::string answer;
+  std::getline(std::cin, answer);
+  return answer == "y" || answer == "Y" || answer == "yes";
 }
 
 }  // namespace kebab::cli
