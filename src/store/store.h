@@ -199,7 +199,7 @@ class Store {
   // Deletes every embedding space and vector, bumping the corpus revision; returns how many
   // vectors went.
   Result<int64_t> DeleteAllVectors();
-  // Deletes one embedding space and its vectors (store/space_admin.cc), bumping the corpus
+  // Deletes one embedding space and its vectors, bumping the corpus
   // revision; returns how many vectors went (0, and no change, for an unknown id).
   Result<int64_t> DeleteSpace(int64_t space_id);
   Result<VectorIndexStamp> IndexStamp();

@@ -176,6 +176,21 @@ Result<int64_t> Store::DeleteAllVectors() {
   return removed;
 }
 
+Result<int64_t> Store::DeleteSpace(int64_t space_id) {
+  int64_t removed = 0;
+  KEBAB_RETURN_IF_ERROR(Atomically([&]() -> Status {
+    KEBAB_ASSIGN_OR_RETURN(removed, CountVectors(space_id));
+    KEBAB_RETURN_IF_ERROR(
+        Statement(db_, "DELETE FROM embeddings WHERE space_id = ?1").Bind(1, space_id).Run());
+    KEBAB_RETURN_IF_ERROR(
+        Statement(db_, "DELETE FROM embedding_spaces WHERE space_id = ?1").Bind(1, space_id).Run());
+    if (sqlite3_changes(db_) == 0) return Status::OK();  // no such space: nothing changed
+    KEBAB_RETURN_IF_ERROR(BumpVectorsRevision(db_));
+    return BumpCorpusRevision().status();
+  }));
+  return removed;
+}
+
 Result<std::vector<VectorHit>> Store::ExactVectorSearch(int64_t space_id,
                                                         const std::vector<float>& query,
                                                         const SearchFilters& filters, int limit) {
