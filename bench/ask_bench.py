@@ -9,8 +9,10 @@ the score gate, packing and prompt building, and the citation check. N determini
 run as whole `kebab ask --json --explain` processes; the p50/p95 of the wall time and of each
 stage the answer reports (answer.v1 explain.timings_ms) are printed, and the pipeline overhead
 (everything but generation) is compared with the target. Numbers are printed, never asserted.
-For generation itself see bench/generate_bench (in-process tokens/s).
-Usage: bench/ask_bench.py [--queries 100] [--kebab PATH]
+With --llm PATH.gguf the model is that GGUF run in-process instead (e.g.
+build/bench/models/qwen2.5-0.5b-shaped.gguf on --llm-threads 2, answers cut at --max-tokens):
+the same split then shows a real time to first token and generation, end to end.
+Usage: bench/ask_bench.py [--queries 100] [--llm PATH.gguf] [--kebab PATH]
 """
 import argparse
 import json
@@ -36,6 +38,9 @@ def main():
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--kebab", default=lexical_bench.KEBAB)
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "kebab-hybrid-bench"))
+    ap.add_argument("--llm", help="a GGUF chat model to run in-process instead of the script")
+    ap.add_argument("--llm-threads", type=int, default=2)
+    ap.add_argument("--max-tokens", type=int, default=64)
     args = ap.parse_args()
     if not os.path.isdir(lexical_bench.DATA):
         print(f"skipped: {lexical_bench.DATA} is absent (the corpora live in ../shared/data)")
@@ -64,9 +69,15 @@ def main():
                             env=dict(os.environ, FAKE_OLLAMA_REPLY_FILE=reply))
     try:
         port = int(fake.stdout.readline())
+        if args.llm:
+            llm = (f'provider = "llama"\nmodel = "{os.path.abspath(args.llm)}"\n'
+                   f'threads = {args.llm_threads}\nmax_tokens = {args.max_tokens}\n'
+                   f'context_tokens = 4096\n')
+        else:
+            llm = (f'provider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
+                   f'endpoint = "http://127.0.0.1:{port}"\n')
         with open(kebab.config, "a", encoding="utf-8") as f:
-            f.write(f'[models.llm]\nprovider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
-                    f'endpoint = "http://127.0.0.1:{port}"\n')
+            f.write(f"[models.llm]\n{llm}")
         questions = lexical_bench.make_queries(files, args.queries)
         samples = {s: [] for s in STAGES + ["wall", "overhead", "overhead_no_embed",
                                              "wall_minus_generation"] + EMBEDDING_STAGES}
