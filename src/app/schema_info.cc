@@ -10,21 +10,38 @@ namespace kebab::app {
 
 Result<SchemaInfo> Schema(const config::Config& config) {
   SchemaInfo info;
-  info.wire_schemas = {"citation.v1",        "search_hit.v1",          "search_response.v1",
-                       "doc_summary.v1",     "chunk_inspection.v1",    "document_inspection.v1",
-                       "doctor.v1",          "ingest_report.v1",       "ingest_progress.v1",
-                       "fetch_result.v1",    "reset_report.v1",        "schema.v1",
-                       "error.v1",           "bulk_search_item.v1",    "model_info.v1",
-                       "model_list.v1",      "model_pull_progress.v1", "model_pull_report.v1",
-                       "model_rm_report.v1", "models_gc_report.v1",    "answer.v1",
-                       "answer_event.v1"};
+  info.wire_schemas = {"citation.v1",
+                       "search_hit.v1",
+                       "search_response.v1",
+                       "doc_summary.v1",
+                       "chunk_inspection.v1",
+                       "document_inspection.v1",
+                       "doctor.v1",
+                       "ingest_report.v1",
+                       "ingest_progress.v1",
+                       "fetch_result.v1",
+                       "reset_report.v1",
+                       "schema.v1",
+                       "error.v1",
+                       "bulk_search_item.v1",
+                       "model_info.v1",
+                       "model_list.v1",
+                       "model_pull_progress.v1",
+                       "model_pull_report.v1",
+                       "model_rm_report.v1",
+                       "models_gc_report.v1",
+                       "answer.v1",
+                       "answer_event.v1",
+                       "eval_run.v1",
+                       "eval_list.v1",
+                       "eval_compare.v1"};
   info.capabilities = {
       {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
       {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", true},
       {"hybrid_search", true},      {"streaming_ask", true},   {"mcp_server", false},
       {"single_file_ingest", true}, {"bulk_search", true},     {"search_cursor", true},
       {"search_explain", true},     {"stemming", true},        {"ask", true},
-      {"multi_hop_ask", true},      {"citation_check", true}};
+      {"multi_hop_ask", true},      {"citation_check", true},  {"eval", true}};
   info.parser_version = parse::kMarkdownParserVersion;
   info.chunker_version = chunk::kMdHeadingV2;
   info.prompt_template_version = config.rag.prompt_template_version;

@@ -87,4 +87,21 @@ struct ModelsArgs {
 void AddModelsCommand(CLI::App& app, ModelsArgs* args);
 int RunModels(const Output& out, const Globals& g, const ModelsArgs& args);
 
+// `kebab eval run|compare|aggregate|list` (cmd_eval.cc), registered like `models`.
+struct EvalArgs {
+  std::string action;  // run | compare | aggregate | list
+  std::string suite, mode;
+  int k = 10;
+  bool with_rag = false;
+  bool verbose_json = false;  // --queries: every query's hits in the --json output
+  std::optional<double> temperature;
+  std::optional<long long> seed;
+  std::string run_a, run_b;
+  std::string metric = "ndcg@10";
+  std::optional<double> max_drop;
+  int limit = 20;
+};
+void AddEvalCommand(CLI::App& app, EvalArgs* args);
+int RunEvalCommand(const Output& out, const Globals& g, const EvalArgs& args);
+
 }  // namespace kebab::cli

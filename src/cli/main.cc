@@ -217,6 +217,8 @@ int Main(int argc, char** argv) {
 
   ModelsArgs models_args;
   AddModelsCommand(app, &models_args);
+  EvalArgs eval_args;
+  AddEvalCommand(app, &eval_args);
 
   try {
     app.parse(argc, argv);
@@ -260,6 +262,7 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("schema")) return RunSchema(out, g);
   if (*reset) return RunReset(out, g, reset_scope, yes);
   if (!models_args.action.empty()) return RunModels(out, g, models_args);
+  if (!eval_args.action.empty()) return RunEvalCommand(out, g, eval_args);
   return kExitError;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -156,6 +157,10 @@ Status Validate(const Config& config);
 // The annotated config.toml written by `kebab init`: every section and key present with its
 // default and a comment saying what it does.
 std::string AnnotatedDefaultConfig();
+
+// Every key with its effective value, nested by section ({"models": {"llm": {...}}}); the
+// config snapshot eval runs record.
+nlohmann::json ToJson(const Config& config);
 
 // Expands "~", "$HOME", "${VAR}", "${VAR:-fallback}" and "{data_dir}" in `value`; a relative
 // result is resolved against `base_dir`.

@@ -346,5 +346,18 @@ TEST_F(LoadConfigTest, NonUtf8FileIsAnErrorNotACrash) {
   EXPECT_THAT(s.message(), HasSubstr(ConfigPath()));
 }
 
+TEST_F(LoadConfigTest, ToJsonHoldsEveryKeyNestedBySection) {
+  Result<Config> r = LoadFile(
+      "[models.llm]\nprovider = \"ollama\"\nmodel = \"qwen2.5:7b\"\n"
+      "[search]\nrrf_k = 30\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const nlohmann::json j = ToJson(*r);
+  EXPECT_EQ(j["models"]["llm"]["model"], "qwen2.5:7b");
+  EXPECT_EQ(j["search"]["rrf_k"], 30);
+  EXPECT_EQ(j["storage"]["runs_dir"], "/home/u/.local/share/kebab/runs");
+  EXPECT_EQ(j["rag"]["score_gate"], 0.30);
+  EXPECT_TRUE(j["workspace"]["exclude"].is_array());
+}
+
 }  // namespace
 }  // namespace kebab::config

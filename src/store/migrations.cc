@@ -262,12 +262,33 @@ CREATE INDEX idx_answers_created_at ON answers(created_at);
 CREATE INDEX idx_answers_grounded ON answers(grounded);
 )sql";
 
+// V006: `kebab eval run` (spec §5.7). result_json holds one query's hits and metrics,
+// aggregate_json the run's means; the reports under runs/<run_id>/ are rendered from them.
+constexpr std::string_view kV006 = R"sql(
+CREATE TABLE eval_runs (
+  run_id               TEXT PRIMARY KEY,
+  suite                TEXT NOT NULL,
+  config_snapshot_json TEXT NOT NULL,
+  aggregate_json       TEXT NOT NULL,
+  commit_hash          TEXT,
+  created_at           TEXT NOT NULL
+);
+CREATE INDEX idx_eval_runs_created_at ON eval_runs(created_at);
+CREATE TABLE eval_query_results (
+  run_id      TEXT NOT NULL REFERENCES eval_runs(run_id) ON DELETE CASCADE,
+  query_id    TEXT NOT NULL,
+  result_json TEXT NOT NULL,
+  PRIMARY KEY (run_id, query_id)
+);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "documents, blocks, chunks, FTS5 (kebab tokenizer), jobs, ingest runs", kV001},
     {2, "chunks_fts written by the store; blocks as one rowid range per document", kV002},
     {3, "embedding spaces and vectors keyed by chunk text hash", kV003},
     {4, "store id and vectors revision for the vector index cache", kV004},
     {5, "answers of kebab ask, refusals included", kV005},
+    {6, "eval runs and their per-query results", kV006},
 };
 
 }  // namespace

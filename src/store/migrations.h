@@ -25,8 +25,8 @@ std::span<const Migration> AllMigrations();
 int LatestSchemaVersion();
 
 // Oldest schema a readonly open (search, inspect) accepts: the migrations after it only add
-// tables readers never touch (V005 answers), so an upgrade does not stop searches until the
-// next ingest migrates the file.
+// tables readers never touch (V005 answers, V006 eval runs), so an upgrade does not stop searches
+// until the next ingest migrates the file.
 constexpr int kOldestReadableSchema = 4;
 
 // Schema version recorded in `db` (0 for an empty database).

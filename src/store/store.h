@@ -22,6 +22,7 @@
 #include "core/status.h"
 #include "core/types.h"
 #include "store/answers.h"
+#include "store/eval_runs.h"
 #include "store/sqlite_util.h"
 #include "store/vectors.h"
 #include "text/token_stream.h"
@@ -177,6 +178,17 @@ class Store {
   Result<std::optional<std::string>> AnswerJson(const std::string& trace_id);
   // The chunks that answer's prompt held (stored for --explain asks only).
   Result<std::optional<std::string>> PackedChunksJson(const std::string& trace_id);
+  // --- eval runs (store/eval_runs.cc) ---
+  // The run and its per-query rows, all or nothing.
+  Status RecordEvalRun(const EvalRunRecord& run, const std::vector<EvalQueryRecord>& queries);
+  Result<std::optional<EvalRunRecord>> GetEvalRun(const std::string& run_id);
+  // Newest first; limit 0 = all.
+  Result<std::vector<EvalRunRecord>> ListEvalRuns(int limit);
+  // In the order they were recorded.
+  Result<std::vector<EvalQueryRecord>> EvalQueryResults(const std::string& run_id);
+  Status SetEvalAggregate(const std::string& run_id, const std::string& aggregate_json);
+  // The document indexed at a workspace path, or nullopt.
+  Result<std::optional<std::string>> DocIdOfPath(const std::string& workspace_path);
   // Folds the write-ahead log back into the database file and truncates it, so readers after
   // a bulk ingest do not wade through a long WAL.
   Status Checkpoint();

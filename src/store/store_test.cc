@@ -405,5 +405,43 @@ TEST_F(StoreTest, AnswersAreKeptWholeAndRefusalsToo) {
   EXPECT_FALSE(missing->has_value());
 }
 
+TEST_F(StoreTest, EvalRunsKeepTheirQueriesInOrderAndListNewestFirst) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  EvalRunRecord older{.run_id = "run_a",
+                      .suite = "notes",
+                      .config_snapshot_json = R"({"mode":"lexical"})",
+                      .aggregate_json = R"({"mrr@10":0.5})",
+                      .created_at = "2026-11-24T10:00:00Z"};
+  ASSERT_TRUE(s->RecordEvalRun(older, {{"q2", R"({"rank":1})"}, {"q1", R"({"rank":0})"}}).ok());
+  EvalRunRecord newer = older;
+  newer.run_id = "run_b";
+  newer.commit_hash = "abc123";
+  newer.created_at = "2026-11-24T11:00:00Z";
+  ASSERT_TRUE(s->RecordEvalRun(newer, {}).ok());
+  // A run id used twice fails and leaves no half-written rows.
+  EXPECT_FALSE(s->RecordEvalRun(older, {{"q9", "{}"}}).ok());
+
+  auto runs = s->ListEvalRuns(0);
+  ASSERT_TRUE(runs.ok());
+  ASSERT_EQ(runs->size(), 2u);
+  EXPECT_EQ((*runs)[0].run_id, "run_b");
+  EXPECT_EQ((*runs)[0].commit_hash, "abc123");
+  EXPECT_FALSE((*runs)[1].commit_hash.has_value());
+  auto results = s->EvalQueryResults("run_a");
+  ASSERT_TRUE(results.ok());
+  ASSERT_EQ(results->size(), 2u);
+  EXPECT_EQ((*results)[0].query_id, "q2");
+  EXPECT_EQ((*results)[1].result_json, R"({"rank":0})");
+
+  ASSERT_TRUE(s->SetEvalAggregate("run_a", R"({"mrr@10":0.75})").ok());
+  auto run = s->GetEvalRun("run_a");
+  ASSERT_TRUE(run.ok() && run->has_value());
+  EXPECT_EQ((*run)->aggregate_json, R"({"mrr@10":0.75})");
+  auto none = s->GetEvalRun("run_zz");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+}
+
 }  // namespace
 }  // namespace kebab::store

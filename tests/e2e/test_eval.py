@@ -1,0 +1,132 @@
+"""`kebab eval` end to end: golden suites over a real index, stored runs, reports, compare's
+gate, and the import of public test collections (BEIR, TREC)."""
+import json
+import os
+import unittest
+
+from kebab_e2e import EXIT_ERROR, EXIT_NO_RESULT, EXIT_OK, REPO, KebabTestCase
+
+SUITE = """name: notes
+queries:
+  - id: compost
+    query: how often should the compost heap be turned
+    expected_paths: [{path: en/gardening.md, grade: 2}]
+    must_contain: [weeks]
+  - id: ownership
+    query: rust ownership borrow checker
+    expected_paths: [en/rust-ownership.md]
+  - id: cats
+    query: 고양이
+    lang: ko
+    expected_paths: [ko/cats.md]
+  - id: nothing
+    query: zeppelin maintenance schedule
+    unanswerable: true
+"""
+
+
+class EvalTest(KebabTestCase):
+    def setUp(self):
+        super().setUp()
+        self.sb.copy_fixture("notes")
+        self.ingest()
+        self.suite = os.path.join(self.sb.tmp, "golden.yaml")
+        self.write_suite(SUITE)
+
+    def write_suite(self, text):
+        with open(self.suite, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def run_eval(self, *args, rc=EXIT_OK):
+        return self.kjson("eval", "run", "--suite", self.suite, *args, schema="eval_run", rc=rc)
+
+    def test_a_run_scores_every_query_and_keeps_its_reports(self):
+        run = self.run_eval("--queries")
+        agg = run["aggregate"]
+        self.assertEqual(agg["total_queries"], 4)
+        self.assertEqual(agg["judged_queries"], 3)
+        self.assertEqual(agg["failed_queries"], 0)
+        by_id = {q["id"]: q for q in run["queries"]}
+        # The fixture's words are in the expected files, so each judged query finds its file
+        # first, and the means say exactly that.
+        for qid in ["compost", "ownership", "cats"]:
+            self.assertEqual(by_id[qid]["first_relevant_rank"], 1, by_id[qid])
+            self.assertEqual(by_id[qid]["hits"][0]["grade"], 2 if qid == "compost" else 1)
+        self.assertEqual(agg["mrr@10"], 1.0)
+        self.assertEqual(agg["hit@1"], 1.0)
+        self.assertFalse(by_id["nothing"]["judged"])
+        self.assertEqual(run["mode"], "lexical")
+        snapshot = run["config_snapshot"]
+        self.assertEqual(snapshot["versions"]["chunker"], "md-heading-v2")
+        self.assertEqual(snapshot["eval"]["k"], 10)
+        self.assertIn("rrf_k", snapshot["config"]["search"])
+
+        report = run["report_dir"]
+        with open(os.path.join(report, "per_query.jsonl"), encoding="utf-8") as f:
+            lines = [json.loads(l) for l in f]
+        self.assertEqual([l["id"] for l in lines], ["compost", "ownership", "cats", "nothing"])
+        with open(os.path.join(report, "report.md"), encoding="utf-8") as f:
+            md = f.read()
+        self.assertIn("| ndcg@10 | 1.0000 |", md)
+        with open(os.path.join(report, "report.json"), encoding="utf-8") as f:
+            self.assertValid("eval_run", json.load(f), "report.json")
+
+    def test_a_reference_the_index_lacks_names_the_suite_line(self):
+        self.write_suite("- id: a\n  query: compost\n  expected_paths:\n    - en/gone.md\n")
+        r = self.sb.run("--json", "eval", "run", "--suite", self.suite)
+        err = self.assertError(r, "invalid_input")
+        self.assertIn("golden.yaml:4: query `a`: en/gone.md is not in the index", err["message"])
+
+    def test_a_broken_suite_is_an_error_with_its_line(self):
+        self.write_suite("- id: a\n  query: compost\n  expcted_paths: [en/gardening.md]\n")
+        r = self.sb.run("--json", "eval", "run", "--suite", self.suite)
+        err = self.assertError(r, "invalid_input")
+        self.assertIn("golden.yaml:3: unknown field `expcted_paths`", err["message"])
+        missing = self.sb.run("--json", "eval", "run", "--suite", "no-such-suite")
+        err = self.assertError(missing, "invalid_input")
+        self.assertIn("kebab eval import", err.get("hint", ""))
+
+    def test_list_aggregate_and_compare_with_a_gate(self):
+        good = self.run_eval()
+        # The same suite with the compost judgement moved to a file that never ranks first.
+        self.write_suite(SUITE.replace("{path: en/gardening.md, grade: 2}", "en/paper.md"))
+        worse = self.run_eval()
+        self.assertLess(worse["aggregate"]["ndcg@10"], good["aggregate"]["ndcg@10"])
+
+        runs = self.kjson("eval", "list", schema="eval_list")["runs"]
+        self.assertEqual([r["run_id"] for r in runs], [worse["run_id"], good["run_id"]])
+
+        again = self.kjson("eval", "aggregate", good["run_id"], schema="eval_run")
+        self.assertEqual(again["aggregate"], good["aggregate"])
+
+        cmp = self.kjson("eval", "compare", good["run_id"], worse["run_id"],
+                         schema="eval_compare")
+        self.assertFalse(cmp["failed"], "without --max-drop compare is not a gate")
+        kinds = {q["id"]: q["kind"] for q in cmp["queries"]}
+        self.assertIn(kinds["compost"], ["loss", "regression"])
+        self.assertEqual(kinds["ownership"], "draw")
+        self.assertLess(cmp["deltas"]["ndcg@10"]["delta"], 0)
+
+        gate = self.kjson("eval", "compare", good["run_id"], worse["run_id"], "--max-drop",
+                          "0.01", schema="eval_compare", rc=EXIT_NO_RESULT)
+        self.assertTrue(gate["failed"])
+        self.kjson("eval", "compare", worse["run_id"], good["run_id"], "--max-drop", "0.01",
+                   schema="eval_compare", rc=EXIT_OK)
+        human = self.sb.run("eval", "compare", good["run_id"], worse["run_id"], "--max-drop", "0")
+        self.assertExit(human, EXIT_NO_RESULT)
+        self.assertIn("FAILED: ndcg@10 dropped", human.stdout)
+
+        unknown = self.sb.run("--json", "eval", "compare", good["run_id"], "run_nope")
+        self.assertError(unknown, "invalid_input")
+
+    def test_readonly_runs_without_recording(self):
+        run = self.kjson("--readonly", "eval", "run", "--suite", self.suite, schema="eval_run")
+        self.assertIsNone(run["report_dir"])
+        self.assertEqual(self.kjson("eval", "list", schema="eval_list")["runs"], [])
+        human = self.sb.run("eval", "run", "--suite", self.suite)
+        self.assertExit(human, EXIT_OK)
+        self.assertIn("nDCG@10 1.000", human.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
