@@ -12,7 +12,10 @@ stage the answer reports (answer.v1 explain.timings_ms) are printed, and the pip
 With --llm PATH.gguf the model is that GGUF run in-process instead (e.g.
 build/bench/models/qwen2.5-0.5b-shaped.gguf on --llm-threads 2, answers cut at --max-tokens):
 the same split then shows a real time to first token and generation, end to end.
-Usage: bench/ask_bench.py [--queries 100] [--llm PATH.gguf] [--kebab PATH]
+--json-out also writes the numbers, units in the key names, as one JSON object (for
+bench/suite.py).
+Usage: bench/ask_bench.py [--queries 100] [--llm PATH.gguf] [--kebab PATH] [--corpus tldr|astro]...
+                          [--json-out PATH]
 """
 import argparse
 import json
@@ -30,6 +33,11 @@ STAGES = ["retrieval", "prompt", "first_token", "generation", "verify", "total"]
 # Retrieval's own stages that load and run the embedding model (the search targets leave
 # them out as well).
 EMBEDDING_STAGES = ["model_load_ms", "query_embed_ms"]
+# --json-out's name for each series of samples (with _p50_ms / _p95_ms after it).
+JSON_NAMES = {**{s: s for s in STAGES}, "model_load_ms": "retrieval_model_load",
+              "query_embed_ms": "retrieval_query_embed", "overhead": "pipeline_overhead",
+              "overhead_no_embed": "pipeline_overhead_without_embedding", "wall": "process",
+              "wall_minus_generation": "process_minus_generation"}
 
 
 def main():
@@ -41,6 +49,9 @@ def main():
     ap.add_argument("--llm", help="a GGUF chat model to run in-process instead of the script")
     ap.add_argument("--llm-threads", type=int, default=2)
     ap.add_argument("--max-tokens", type=int, default=64)
+    ap.add_argument("--corpus", choices=sorted(lexical_bench.CORPORA), action="append",
+                    help="as hybrid_bench.py's (default: both)")
+    ap.add_argument("--json-out", metavar="PATH", help="also write the numbers there as JSON")
     args = ap.parse_args()
     if not os.path.isdir(lexical_bench.DATA):
         print(f"skipped: {lexical_bench.DATA} is absent (the corpora live in ../shared/data)")
@@ -51,7 +62,7 @@ def main():
 
     corpus_root = os.path.join(args.work, "corpus")
     files = []
-    for name in ["tldr", "astro"]:
+    for name in args.corpus or ["tldr", "astro"]:
         files += lexical_bench.extract(name, corpus_root)[1]
     kebab = hybrid_bench.Kebab(args.kebab, args.work, corpus_root, hybrid_bench.TINY_MODEL, 1)
     report, _, ingest_s = kebab.ingest()
@@ -129,6 +140,13 @@ def main():
           f"{chunks} chunks: {bare95:.1f} ms without the embedding model's load and query "
           f"embedding ({'met' if bare95 <= 50 else 'MISSED'}), {overhead95:.1f} ms with them "
           f"({'met' if overhead95 <= 50 else 'MISSED'})")
+    if args.json_out:
+        out = {"chunks": chunks, "queries": len(questions), "outcomes": outcomes,
+               "llm": os.path.basename(args.llm) if args.llm else "fake_ollama.py"}
+        for series, name in JSON_NAMES.items():
+            out.update(hybrid_bench.p50_p95(name, hybrid_bench.pct(samples[series])))
+        with open(args.json_out, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=1)
     return 0
 
 

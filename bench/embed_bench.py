@@ -17,9 +17,10 @@ multilingual-e5-small-shaped, XLM-R/SentencePiece 250k), which it builds when mi
             query_embed_ms, wall time and peak RSS of a whole `kebab search` (target: <= 150 ms),
             with models.embedding.threads = 0 (all cores, the default) and 1, interleaved
 The machine's load average is printed beside each part: embedding saturates every thread it is
-given, so other work on the machine shows in every number. Numbers are printed, never asserted.
+given, so other work on the machine shows in every number. Numbers are printed, never asserted;
+--json-out also writes them, units in the key names, as one JSON object (for bench/suite.py).
 Usage: bench/embed_bench.py [--build DIR] [--files N] [--threads N] [--rounds N] [--runs N]
-                            [--skip-single]
+                            [--skip-single] [--json-out PATH]
 """
 import argparse
 import json
@@ -125,7 +126,8 @@ def print_embedder(r):
 
 
 def compare_round(i, alone, ingested, lex_s):
-    """Prints one round: the ingest with embeddings against the embedder alone."""
+    """Prints one round: the ingest with embeddings against the embedder alone. Returns its
+    chunks/s: the embedder alone's, the ingest's embed phase's and the whole ingest's."""
     secs, rss, report, batches = ingested
     embedded = report["embeddings_indexed"]
     batch_s = sum(b["ms"] for b in batches) / 1000
@@ -137,7 +139,33 @@ def compare_round(i, alone, ingested, lex_s):
           f"in {len(batches)} batches: embed phase {phase:.1f} chunks/s = "
           f"{phase / standalone:.0%}, whole run {whole:.1f} chunks/s = {whole / standalone:.0%} "
           f"of the embedder alone  ({load()})", flush=True)
-    return phase / standalone, whole / standalone
+    return {"embedder_alone_chunks_per_s": standalone, "embed_phase_chunks_per_s": phase,
+            "whole_run_chunks_per_s": whole}
+
+
+def embedder_json(r):
+    """The embedder's numbers (kebab_embed_bench --json) for --json-out, flat."""
+    out = {"model": r["model"], "load_ms": r["load_ms"], "first_embed_ms": r["first_embed_ms"],
+           "texts": r["texts"], "tokens": r["tokens"],
+           "batched_chunks_per_s": r["batched"]["chunks_per_s"],
+           "batched_tokens_per_s": r["batched"]["tokens_per_s"]}
+    if "single" in r:
+        single = r["single"]
+        out.update({"single_chunks_per_s": single["chunks_per_s"],
+                    "single_tokens_per_s": single["tokens_per_s"],
+                    "single_p50_ms": single["p50_ms"], "single_p95_ms": single["p95_ms"]})
+    return out
+
+
+def ingest_json(rounds, lex_s, n_files, chunks):
+    """The ingest rounds' medians for --json-out, with the shares of the embedder alone."""
+    out = {"files": n_files, "chunks": chunks, "lexical_only_s": lex_s, "rounds": len(rounds)}
+    for key in rounds[0]:
+        out[key] = statistics.median(r[key] for r in rounds)
+    for part in ("embed_phase", "whole_run"):
+        out[f"{part}_share"] = statistics.median(
+            r[f"{part}_chunks_per_s"] / r["embedder_alone_chunks_per_s"] for r in rounds)
+    return out
 
 
 def main():
@@ -152,6 +180,7 @@ def main():
     ap.add_argument("--runs", type=int, default=15, help="`kebab search` runs (default 15)")
     ap.add_argument("--skip-single", action="store_true",
                     help="skip the embedder's one-text-at-a-time pass")
+    ap.add_argument("--json-out", metavar="PATH", help="also write the numbers there as JSON")
     args = ap.parse_args()
     build = os.path.join(REPO, args.build)
     kebab = os.path.join(build, "kebab")
@@ -163,6 +192,7 @@ def main():
     bge = models["bge-small-shaped"]
     sizes = ", ".join(f"{m} {os.path.getsize(p) / 1e6:.1f} MB" for m, p in models.items())
     print(f"models: {sizes}; {args.threads} threads; {os.cpu_count()} CPUs", flush=True)
+    report = {"threads": args.threads}
 
     if not os.path.isdir(DATA):
         print(f"embedder, ingest: skipped ({DATA} is absent; the corpora live in ../shared/data)")
@@ -178,21 +208,23 @@ def main():
             alone = embed_bench(bench, bge, index, args.threads, not args.skip_single)
             print_embedder(alone)
             print(f"          ({load()})", flush=True)
+            report["embedder"] = embedder_json(alone)
 
             # Each round pairs an ingest into a fresh index with a run of the embedder alone on
             # the same texts (the first round reuses the run above), back to back.
-            shares = []
+            rounds = []
             for i in range(args.rounds):
                 if i > 0:
                     alone = embed_bench(bench, bge, index, args.threads, False)
                 home = os.path.join(work, f"embedded-{i}")
-                shares.append(compare_round(i + 1, alone,
+                rounds.append(compare_round(i + 1, alone,
                                             ingest(kebab, config(home, root, bge, args.threads)),
                                             lex_s))
                 shutil.rmtree(home, ignore_errors=True)
-            phase = statistics.median(s[0] for s in shares)
-            whole = statistics.median(s[1] for s in shares)
-            print(f"ingest    median over {len(shares)} rounds: embed phase {phase:.0%}, whole run "
+            report["ingest"] = ingest_json(rounds, lex_s, n_files, lex["chunks_indexed"])
+            phase = report["ingest"]["embed_phase_share"]
+            whole = report["ingest"]["whole_run_share"]
+            print(f"ingest    median over {len(rounds)} rounds: embed phase {phase:.0%}, whole run "
                   f"{whole:.0%} of the embedder's standalone chunks/s (target: >= "
                   f"{TARGET_INGEST_SHARE:.0%})", flush=True)
         finally:
@@ -201,7 +233,13 @@ def main():
     print(f"search    ({load()})", flush=True)
     # kebab's default (threads = 0: all cores) beside one thread, which a one-query embedding
     # needs no more than.
-    model_load_bench.report([kebab], [models["multilingual-e5-small-shaped"]], args.runs, (0, 1))
+    rows = model_load_bench.report([kebab], [models["multilingual-e5-small-shaped"]], args.runs,
+                                   (0, 1))
+    report["search"] = {"model": rows[0]["model"], "runs": args.runs,
+                        **{f"threads_{r['threads']}": r for r in rows}}
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=1)
     return 0
 
 

@@ -2,12 +2,15 @@
 """kebab's in-process generation beside llama.cpp's own llama-bench, same model and threads.
 
 Runs llama-bench (built into the llama.cpp cache by scripts/build-llama.sh) for prompt
-processing (-p N) and token generation after a prompt of that length (-n M -d N), then build/bench/kebab_generate_bench --json on
-the same GGUF, threads and sizes, interleaved for --rounds rounds so drifting load hits both
-alike. Prints both rates and kebab's share of llama-bench's: prompt tokens/s (kebab: prompt
-tokens / time to first token, which also formats and tokenizes the prompt and samples once) and
-decode tokens/s, against the target (within 10%). Numbers are printed, never asserted.
+processing (-p N) and token generation after a prompt of that length (-n M -d N), then
+build/bench/kebab_generate_bench --json on the same GGUF, threads and sizes, interleaved for
+--rounds rounds so drifting load hits both alike. Prints both rates and kebab's share of
+llama-bench's: prompt tokens/s (kebab: prompt tokens / time to first token, which also formats
+and tokenizes the prompt and samples once) and decode tokens/s, against the target (within
+10%). Numbers are printed, never asserted; --json-out also writes the medians, units in the key
+names, as one JSON object (for bench/suite.py).
 Usage: bench/generate_compare.py [--model PATH] [--threads 2] [--prompt 512] [--tokens 128]
+                                 [--rounds 3] [--json-out PATH]
 """
 import argparse
 import json
@@ -63,6 +66,7 @@ def main():
     ap.add_argument("--tokens", type=int, default=128)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--llama-bench", help="default: bin/llama-bench of the build's llama.cpp")
+    ap.add_argument("--json-out", metavar="PATH", help="also write the medians there as JSON")
     args = ap.parse_args()
     llama = args.llama_bench or os.path.join(llama_prefix(), "bin", "llama-bench")
     kebab = os.path.join(BUILD, "bench", "kebab_generate_bench")
@@ -94,6 +98,15 @@ def main():
     print(f"kebab / llama-bench: prompt {pp_share:.1%}, decode {tg_share:.1%} "
           f"(target: generation within 10% of llama-bench: "
           f"{'met' if tg_share >= 0.9 else 'MISSED'})")
+    if args.json_out:
+        rates_json = lambda name: {"prompt_tokens_per_s": med[name][0],
+                                   "decode_tokens_per_s": med[name][1]}
+        with open(args.json_out, "w", encoding="utf-8") as f:
+            json.dump({"model": os.path.basename(args.model), "threads": args.threads,
+                       "prompt_tokens": args.prompt, "generated_tokens": args.tokens,
+                       "rounds": args.rounds, "llama_bench": rates_json("llama"),
+                       "kebab": rates_json("kebab"), "prompt_share": pp_share,
+                       "decode_share": tg_share}, f, indent=1)
     return 0
 
 

@@ -11,8 +11,10 @@ so the first search finds it current; that first search per mode is still run un
 reported apart. Then N deterministic queries run interleaved through --mode lexical, vector
 and hybrid, each as a whole `kebab search --json --trace` process, and the p50/p95 of the
 wall time, of the wall time without model load and query embedding, and of each stage kebab's
-trace reports are printed. Numbers are printed, never asserted.
+trace reports are printed. Numbers are printed, never asserted; --json-out also writes them,
+units in the key names, as one JSON object (for bench/suite.py).
 Usage: bench/hybrid_bench.py [--queries 200] [--model PATH.gguf] [--threads 1] [--kebab PATH]
+                             [--json-out PATH]
 """
 import argparse
 import json
@@ -105,6 +107,29 @@ class Kebab:
         return json.loads(p.stdout) if p.returncode == 0 and p.stdout.strip() else {}
 
 
+def p50_p95(name, pair):
+    """{name_p50_ms: .., name_p95_ms: ..} of a (p50, p95) pair."""
+    return {f"{name}_p50_ms": pair[0], f"{name}_p95_ms": pair[1]}
+
+
+def json_report(results, chunks, model, threads, queries, ingest_s, index_event):
+    """The numbers for --json-out: per mode, p50/p95 of the wall time and of each trace stage."""
+    modes = {}
+    for mode, r in results.items():
+        trace = {}
+        for stage, pair in r["stages_ms"].items():
+            trace.update(p50_p95(stage.removesuffix("_ms"), pair))
+        modes[mode] = {**p50_p95("wall", r["wall_ms"]),
+                       **p50_p95("wall_without_embedding", r["wall_without_embedding_ms"]),
+                       "queries_with_hits": r["with_hits"], "trace": trace}
+    out = {"chunks": chunks, "model": os.path.basename(model), "embedding_threads": threads,
+           "queries": queries, "ingest_s": ingest_s, "modes": modes}
+    if index_event:
+        out["index"] = {"kind": index_event.get("index_kind"),
+                        "vectors": index_event.get("vectors"), "build_ms": index_event.get("ms")}
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -118,6 +143,7 @@ def main():
     ap.add_argument("--corpus", choices=sorted(lexical_bench.CORPORA), action="append")
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "kebab-hybrid-bench"))
     ap.add_argument("--fresh", action="store_true", help="delete the index and ingest anew")
+    ap.add_argument("--json-out", metavar="PATH", help="also write the numbers there as JSON")
     args = ap.parse_args()
     if not os.path.isdir(DATA):
         print(f"skipped: {DATA} is absent (the benchmark corpora live in ../shared/data)")
@@ -207,6 +233,10 @@ def main():
     print(json.dumps({"files": len(files), "chunks": chunks, "vectors": vectors,
                       "model": model, "ingest_s": ingest_s, "index": index_event,
                       "modes": results}, indent=1))
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as f:
+            json.dump(json_report(results, chunks, model, args.threads, len(queries), ingest_s,
+                                  index_event), f, indent=1)
     return 0
 
 

@@ -10,8 +10,9 @@ files and queries:
   recoll   recollindex / recollq (Debian recollcmd), the desktop-search peer
   ripgrep  `rg -l -F` over the files
 Queries run interleaved (each query through every tool in turn), so machine noise falls on
-all tools alike. Numbers are printed, never asserted.
-Usage: bench/lexical_bench.py [--queries N] [--corpus tldr|astro]...
+all tools alike. Numbers are printed, never asserted; --json-out also writes them, units in the
+key names, as one JSON object (for bench/suite.py).
+Usage: bench/lexical_bench.py [--queries N] [--corpus tldr|astro]... [--json-out PATH]
 """
 import argparse
 import json
@@ -147,12 +148,30 @@ def time_queries(queries, tools):
     return {name: percentiles(v) for name, v in samples.items()}
 
 
+def json_report(result, queries, hits):
+    """One corpus's numbers for --json-out: kebab and each tool it was measured beside."""
+    k, f, r, lat = result["kebab"], result["floor"], result["recoll"], result["search_ms_p50_p95"]
+    ms = lambda tool: {"search_p50_ms": lat[tool][0], "search_p95_ms": lat[tool][1]}
+    out = {"files": result["files"], "mb": result["mb"], "queries": queries,
+           "kebab": {"cold_ingest_s": k["cold_s"], "cold_ingest_rss_mb": k["cold_rss_mb"],
+                     "noop_ingest_s": k["noop_s"], "noop_ingest_rss_mb": k["noop_rss_mb"],
+                     "chunks": k["chunks"], "queries_with_hits": hits, **ms("kebab")},
+           "floor": {"bulk_load_s": f["load_s"], **ms("floor")}}
+    if r:
+        out["recoll"] = {"cold_index_s": r["cold_s"], "cold_index_rss_mb": r["peak_rss_mb"],
+                         "noop_index_s": r["noop_s"], **ms("recoll")}
+    if "ripgrep" in lat:
+        out["ripgrep"] = ms("ripgrep")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--corpus", choices=sorted(CORPORA), action="append")
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "kebab-bench"))
+    ap.add_argument("--json-out", metavar="PATH", help="also write the numbers there as JSON")
     args = ap.parse_args()
     if not os.path.isdir(DATA):
         print(f"skipped: {DATA} is absent (the benchmark corpora live in ../shared/data)")
@@ -161,7 +180,7 @@ def main():
         print("build/kebab is missing: run scripts/setup.sh first", file=sys.stderr)
         return 2
     os.makedirs(args.work, exist_ok=True)
-    results = {}
+    results, report = {}, {}
     for name in args.corpus or ["tldr", "astro"]:
         root, files = extract(name, args.work)
         mb = sum(os.path.getsize(f) for f in files) / 1e6
@@ -193,7 +212,11 @@ def main():
                   flush=True)
         results[name] = {"files": len(files), "mb": mb, "kebab": k, "floor": f, "recoll": r,
                          "search_ms_p50_p95": lat}
+        report[name] = json_report(results[name], len(queries), hits)
     print(json.dumps(results, indent=1))
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as out:
+            json.dump({"corpora": report}, out, indent=1)
     return 0
 
 

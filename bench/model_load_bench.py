@@ -11,10 +11,11 @@ models multilingual-e5-tiny and bge-tiny), this indexes a few Markdown files onc
 trace measures it), query_embed_ms, the whole process's wall time and its peak RSS, beside the
 target for a whole search. Several --kebab binaries (e.g. before and after a llama.cpp change)
 and --threads settings run interleaved, query by query, so machine noise falls on all of them
-alike. Numbers are printed, never asserted.
+alike. Numbers are printed, never asserted; --json-out also writes them, units in the key
+names, as one JSON object.
 
 Usage: bench/model_load_bench.py [--runs N] [--build DIR] [--kebab PATH]... [--threads N]...
-                                 [--model PATH.gguf]...
+                                 [--model PATH.gguf]... [--json-out PATH]
 """
 import argparse
 import json
@@ -91,7 +92,9 @@ def default_models(build):
 
 def report(kebabs, models, runs, threads=(0,)):
     """Prints one row per model, binary and models.embedding.threads setting (0 = kebab's
-    default, all cores): the medians of `runs` searches each, all of a model's interleaved."""
+    default, all cores): the medians of `runs` searches each, all of a model's interleaved.
+    Returns the rows as dicts (model, kebab, threads and the printed numbers)."""
+    rows = []
     work = tempfile.mkdtemp(prefix="kebab-model-load-")
     try:
         print(f"{runs} runs each; medians (min-max for model load); target: a whole search "
@@ -118,8 +121,14 @@ def report(kebabs, models, runs, threads=(0,)):
                 verdict = "within" if wall_ms <= TARGET_MS else f"{wall_ms / TARGET_MS:.1f}x"
                 print(f"{name:<30} {label[-34:]:<34} {span:>22} {statistics.median(embed):>9.1f} "
                       f"{wall_ms:>11.1f} {statistics.median(rss):>12.1f}  ({verdict} target)")
+                rows.append({"model": name, "kebab": k, "threads": t,
+                             "model_load_ms": statistics.median(load),
+                             "model_load_min_ms": min(load), "model_load_max_ms": max(load),
+                             "query_embed_ms": statistics.median(embed), "process_ms": wall_ms,
+                             "peak_rss_mb": statistics.median(rss)})
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    return rows
 
 
 def main():
@@ -132,6 +141,7 @@ def main():
     ap.add_argument("--model", action="append",
                     help="GGUF model (repeatable; default BUILD/bench/models' shaped models when "
                          "generated, else BUILD/tests/models' tiny ones)")
+    ap.add_argument("--json-out", metavar="PATH", help="also write the numbers there as JSON")
     args = ap.parse_args()
     build = os.path.join(REPO, args.build)
     kebabs = [os.path.abspath(k) for k in (args.kebab or [os.path.join(build, "kebab")])]
@@ -139,7 +149,12 @@ def main():
     for path in kebabs + models:
         if not os.path.exists(path):
             sys.exit(f"missing {path} (build kebab first: scripts/setup.sh)")
-    report(kebabs, models, args.runs, args.threads or [0])
+    rows = report(kebabs, models, args.runs, args.threads or [0])
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as f:
+            json.dump({"runs": args.runs, "target_process_ms": TARGET_MS,
+                       "rows": {f"{r['model']} {r['kebab']} threads={r['threads']}": r
+                                for r in rows}}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@
 //          [--exact-queries N] [--threads 2] [--work DIR] [--keep]
 //          [--engines kebab,usearch,faiss] [--faiss-hnsw-max 10000]
 //          [--clusters N/500] [--rank 16] [--spread 0.6] [--noise 0.25] [--seed 42]
+//          [--json-out PATH]
+// --json-out also writes every size's rows (the printed numbers, units in the key names) as one
+// JSON object to PATH, for bench/suite.py.
 #include "vector_bench.h"
 
 #include <unistd.h>
@@ -23,6 +26,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <string>
@@ -122,7 +126,8 @@ std::string Fixed(double v, int decimals) {
 
 std::string Grouped(size_t n) {
   std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<size_t>(i), 1, ',');
   return s;
 }
 
@@ -221,12 +226,33 @@ std::vector<size_t> ParseSizes(const std::string& list) {
   return out;
 }
 
+// The rows as JSON, keyed by row id (rows without one only carry a note): the printed numbers,
+// those that do not apply left out.
+nlohmann::json RowsJson(const std::vector<Row>& rows, int k) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Row& r : rows) {
+    if (r.id.empty()) continue;
+    nlohmann::json j = {{"engine", r.engine}, {"what", r.what}, {"note", r.note}};
+    if (r.build_s >= 0) j["build_s"] = r.build_s;
+    if (r.file_mb >= 0) j["file_mb"] = r.file_mb;
+    if (r.reopen_ms >= 0) j["reopen_ms"] = r.reopen_ms;
+    if (r.latency.queries > 0) {
+      j["queries"] = r.latency.queries;
+      j["p50_ms"] = r.latency.p50_ms;
+      j["p95_ms"] = r.latency.p95_ms;
+    }
+    if (r.recall >= 0) j["recall_at_" + std::to_string(k)] = r.recall;
+    out[r.id] = std::move(j);
+  }
+  return out;
+}
+
 int Usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [--sizes 10000,100000,1000000] [--queries 1000] [--exact-queries N]\n"
                "       [--threads 2] [--work DIR] [--keep] [--engines kebab,usearch,faiss]\n"
                "       [--faiss-hnsw-max 10000] [--clusters N/500] [--rank 16] [--spread 0.6]\n"
-               "       [--noise 0.25] [--seed 42]\n",
+               "       [--noise 0.25] [--seed 42] [--json-out PATH]\n",
                argv0);
   return 2;
 }
@@ -380,6 +406,7 @@ int main(int argc, char** argv) {
   size_t exact_queries = 0;  // 0: all queries up to 100k vectors, 200 above
   int clusters = 0;          // 0: one per kPointsPerCluster vectors
   std::string engines = ",kebab,usearch,faiss,";
+  std::string json_out;  // empty: print only
   DataShape shape;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -413,6 +440,8 @@ int main(int argc, char** argv) {
       shape.seed = static_cast<uint32_t>(std::stoul(value));
     } else if (flag == "--faiss-hnsw-max") {
       o.faiss_hnsw_max = std::stoull(value);
+    } else if (flag == "--json-out") {
+      json_out = value;
     } else {
       return Usage(argv[0]);
     }
@@ -426,6 +455,15 @@ int main(int argc, char** argv) {
       "defaults)\n",
       o.index.scalar.c_str(), o.index.connectivity, o.index.expansion_add,
       o.index.expansion_search);
+  nlohmann::json report = {{"cpu", CpuModel()},
+                           {"hardware_threads", std::thread::hardware_concurrency()},
+                           {"build_threads", o.threads},
+                           {"index",
+                            {{"scalar", o.index.scalar},
+                             {"connectivity", o.index.connectivity},
+                             {"expansion_add", o.index.expansion_add},
+                             {"expansion_search", o.index.expansion_search}}},
+                           {"sizes", nlohmann::json::object()}};
   for (size_t n : sizes) {
     shape.clusters =
         clusters > 0 ? clusters : static_cast<int>(std::max<size_t>(1, n / kPointsPerCluster));
@@ -460,10 +498,28 @@ int main(int argc, char** argv) {
     TimeInterleaved(rows, truth, o.k);
     PrintTable(rows, o.k);
     PrintVerdicts(rows, n);
+    const double took_s = SecondsSince(t0);
     std::printf("(N = %s took %.0f s in all; load average %s at the start, %s at the end)\n",
-                Grouped(n).c_str(), SecondsSince(t0), load.c_str(), LoadAverage().c_str());
+                Grouped(n).c_str(), took_s, load.c_str(), LoadAverage().c_str());
     std::fflush(stdout);
+    report["sizes"][std::to_string(n)] = {{"dims", shape.dims},
+                                          {"clusters", shape.clusters},
+                                          {"queries", o.queries},
+                                          {"exact_queries", run.exact_queries},
+                                          {"k", o.k},
+                                          {"seconds", took_s},
+                                          {"load_average_start", load},
+                                          {"load_average_end", LoadAverage()},
+                                          {"rows", RowsJson(rows, o.k)}};
   }
   if (!o.keep) std::filesystem::remove_all(o.work_dir);
+  if (!json_out.empty()) {
+    std::ofstream f(json_out);
+    f << report.dump(1) << "\n";
+    if (!f) {
+      std::fprintf(stderr, "kebab_vector_bench: cannot write %s\n", json_out.c_str());
+      return 1;
+    }
+  }
   return 0;
 }

@@ -1,7 +1,7 @@
 # bench/vector_bench: kebab's vector search (store + OpenIndex + NearestChunks) against a bare
 # USearch index and FAISS, on clustered vectors (see vector_bench.cc). FAISS is optional: when
 # Debian's libfaiss-dev (a static libfaiss.a needing OpenMP, BLAS and LAPACK) is installed the
-# FAISS rows are compiled in, else they print how to install it. bench/run.sh installs it.
+# FAISS rows are compiled in, else they print how to install it. bench/suite.py installs it.
 add_executable(kebab_vector_bench
   vector_bench.cc
   vector_bench_faiss.cc

@@ -1,0 +1,587 @@
+#!/usr/bin/python3
+"""kebab's benchmark suite: every benchmark in bench/, each beside its floor, with dated results.
+
+Runs each selected benchmark --runs times (default 5; the published table needs at least 5),
+every run with --json-out, so the floor is measured in the same run as kebab:
+  lexical   bench/lexical_bench.py: ingest and `kebab search` vs bare FTS5 (sqlite3 CLI), Recoll
+            and ripgrep
+  vector    build/bench/kebab_vector_bench: kebab's vector index vs bare USearch (and FAISS)
+  hybrid    bench/hybrid_bench.py: lexical / vector / hybrid `kebab search` processes
+  ask       bench/ask_bench.py: `kebab ask`'s pipeline overhead (scripted model server)
+  embed     bench/embed_bench.py: the embedder alone vs ingest, and model load per search
+  generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
+then takes the median, min and max of every number across the runs and writes
+bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
+average before and after each run, the git commit, kebab's version, every command line) and
+bench/results/YYYY-MM-DD.md (a table per benchmark: kebab's median beside its floor's, their
+ratio, and the issues' targets where one exists). Both are rewritten after each benchmark, so an
+interrupted suite keeps what it measured. A second suite on the same day gets -2, -3, ...
+
+--quick runs small sizes and few queries (2 runs unless --runs says otherwise) to check the
+plumbing in a few minutes; its files are named YYYY-MM-DD-quick and are never for the README.
+--full adds the 1M-vector size (about 30 minutes per run on 2 cores).
+--readme FILE.json prints that result's table and puts it into README.md between the
+<!-- bench:start --> and <!-- bench:end --> markers.
+
+Usage: bench/suite.py [--runs 5] [--only lexical,vector,...] [--quick] [--full] [--no-build]
+       bench/suite.py --readme bench/results/YYYY-MM-DD.json
+"""
+import argparse
+import collections
+import datetime
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(REPO, "bench", "results")
+README = os.path.join(REPO, "README.md")
+MARKERS = ("<!-- bench:start -->", "<!-- bench:end -->")
+MIN_PUBLISHED_RUNS = 5
+# --quick's hybrid and ask share a small workspace of their own (astro-docs only).
+QUICK_HYBRID_WORK = os.path.join(tempfile.gettempdir(), "kebab-suite-quick-hybrid")
+
+# One benchmark: its command (relative to the repository), the arguments of a published run,
+# of --quick and of --full, the CMake targets it needs, a line saying what it measures, and the
+# function making its table from the aggregated results.
+Bench = collections.namedtuple("Bench", "command args quick full targets about table")
+
+# A target of the issues: `on` "value" (kebab's median) or "ratio" (kebab / floor), `op` "<=" or
+# ">=", and whether it applies to this row (else `why_not` says when it does).
+Target = collections.namedtuple("Target", "text on op limit applies why_not",
+                                defaults=(True, ""))
+
+# One line of a table: kebab's aggregated number, the floor's (or a peer's) and its name.
+Row = collections.namedtuple("Row", "metric kebab floor floor_name targets headline",
+                             defaults=(None, "", (), False))
+
+
+# ----------------------------------------------------------------------------------- tables
+def at(tree, *path):
+    """The node at `path` in an aggregated result tree, or None."""
+    for key in path:
+        if not isinstance(tree, dict) or key not in tree:
+            return None
+        tree = tree[key]
+    return tree
+
+
+def median(leaf):
+    """An aggregated number's median, or None."""
+    return leaf["median"] if isinstance(leaf, dict) and "median" in leaf else None
+
+
+def lexical_table(res):
+    """Per corpus: ingest and search latency vs bare FTS5 (the floor), Recoll and ripgrep."""
+    notes, rows = [], []
+    for corpus, c in (res.get("corpora") or {}).items():
+        notes.append(f"{corpus}: {fmt(median(c['files']))} files, {fmt(median(c['mb']))} MB, "
+                     f"{fmt(median(c['queries']))} queries, each a whole process")
+        k = lambda key: at(c, "kebab", key)
+        rows += [
+            Row(f"{corpus}: cold ingest (s)", k("cold_ingest_s"), at(c, "floor", "bulk_load_s"),
+                "bare FTS5 bulk load", (Target("≤ 3× floor", "ratio", "<=", 3),), True),
+            Row(f"{corpus}: cold ingest (s)", k("cold_ingest_s"),
+                at(c, "recoll", "cold_index_s"), "recollindex"),
+            Row(f"{corpus}: no-op re-ingest (s)", k("noop_ingest_s"),
+                at(c, "recoll", "noop_index_s"), "recollindex, no change"),
+            Row(f"{corpus}: cold ingest peak RSS (MB)", k("cold_ingest_rss_mb"),
+                at(c, "recoll", "cold_index_rss_mb"), "recollindex"),
+        ]
+        for tool, name in (("floor", "bare FTS5, sqlite3 CLI"), ("recoll", "recollq"),
+                           ("ripgrep", "rg -l")):
+            for q in ("p50", "p95"):
+                targets = ((Target("≤ 50 ms", "value", "<=", 50),)
+                           if tool == "floor" and q == "p95" else ())
+                rows.append(Row(f"{corpus}: search {q} (ms)", k(f"search_{q}_ms"),
+                                at(c, tool, f"search_{q}_ms"), name, targets, tool == "floor"))
+    return notes, rows
+
+
+def vector_table(res):
+    """Per size: kebab's HNSW and exact search vs bare USearch of the same kind (the floor)."""
+    notes, rows = [], []
+    for size, s in (res.get("sizes") or {}).items():
+        n = int(size)
+        r = lambda row, key: at(s, "rows", row, key)
+        recall = f"recall_at_{fmt(median(s['k']))}"
+        label = f"{n:,} × {fmt(median(s['dims']))}"
+        notes.append(f"{label}: {fmt(median(s['queries']))} queries "
+                     f"({fmt(median(s['exact_queries']))} for full scans), one at a time")
+        near = Target("≤ 1.3× floor", "ratio", "<=", 1.3, n >= 100_000, "at ≥ 100k")
+        for kind, name, floor in (("hnsw", "HNSW", "bare USearch HNSW"),
+                                  ("exact", "exact-scan", "bare USearch exact")):
+            for q in ("p50", "p95"):
+                targets = (near,)
+                if kind == "hnsw" and q == "p95":
+                    targets += (Target("≤ 2 ms", "value", "<=", 2, n >= 1_000_000, "at 1M"),)
+                metric = f"{label}: {name} search {q} (ms)"
+                rows.append(Row(metric, r(f"kebab.{kind}.d11", f"{q}_ms"),
+                                r(f"usearch.{kind}", f"{q}_ms"), floor, targets, True))
+        rows += [
+            Row(f"{label}: HNSW recall@10", r("kebab.hnsw.d11", recall),
+                r("usearch.hnsw", recall), "bare USearch HNSW",
+                (Target("≥ 0.95", "value", ">=", 0.95),), True),
+            Row(f"{label}: HNSW build (s)", r("kebab.hnsw.d11", "build_s"),
+                r("usearch.hnsw", "build_s"), "bare USearch HNSW",
+                (Target("≤ 300 s", "value", "<=", 300),), True),
+            Row(f"{label}: HNSW index walk only p95 (ms)", r("kebab.hnsw.walk", "p95_ms"),
+                r("usearch.hnsw", "p95_ms"), "bare USearch HNSW"),
+            Row(f"{label}: HNSW search depth 50, hybrid's, p95 (ms)",
+                r("kebab.hnsw.d50", "p95_ms")),
+            Row(f"{label}: HNSW cache re-open (ms)", r("kebab.hnsw.d11", "reopen_ms")),
+            Row(f"{label}: HNSW search p95 (ms)", r("kebab.hnsw.d11", "p95_ms"),
+                r("faiss.hnsw", "p95_ms"), "FAISS IndexHNSWFlat"),
+            Row(f"{label}: exact scan p95 (ms)", r("kebab.exact.d11", "p95_ms"),
+                r("faiss.flat", "p95_ms"), "FAISS IndexFlatIP"),
+        ]
+    return notes, rows
+
+
+def hybrid_table(res):
+    """Per search mode: whole `kebab search` processes, with and without the embedding model."""
+    model = res.get("model", "?")
+    notes = [f"{fmt(median(res.get('chunks')))} chunks, embedding model {model}, "
+             f"{fmt(median(res.get('queries')))} queries per mode, each a whole process"]
+    shaped = "small-shaped" in str(model)
+    rows = []
+    for mode in ("lexical", "vector", "hybrid"):
+        m = lambda key: at(res, "modes", mode, key)
+        hybrid = mode == "hybrid"
+        rows += [
+            Row(f"{mode}: search p50 (ms)", m("wall_p50_ms")),
+            Row(f"{mode}: search p95 (ms)", m("wall_p95_ms"), targets=(
+                (Target("≤ 150 ms", "value", "<=", 150, shaped,
+                        "with multilingual-e5-small-shaped"),) if hybrid else ()),
+                headline=hybrid),
+            Row(f"{mode}: search p95 without model load and query embedding (ms)",
+                m("wall_without_embedding_p95_ms"),
+                targets=(Target("≤ 30 ms", "value", "<=", 30),) if hybrid else (),
+                headline=hybrid),
+        ]
+    return notes, rows
+
+
+def ask_table(res):
+    """`kebab ask`'s own overhead: retrieval + prompt building + citation check."""
+    notes = [f"{fmt(median(res.get('chunks')))} chunks, {fmt(median(res.get('queries')))} "
+             f"questions, model {res.get('llm', '?')}, each a whole `kebab ask` process"]
+    fifty = (Target("≤ 50 ms", "value", "<=", 50),)
+    rows = [
+        Row("pipeline overhead p50 (ms)", res.get("pipeline_overhead_p50_ms")),
+        Row("pipeline overhead p95 (ms)", res.get("pipeline_overhead_p95_ms"), targets=fifty,
+            headline=True),
+        Row("pipeline overhead without the embedding model p95 (ms)",
+            res.get("pipeline_overhead_without_embedding_p95_ms"), targets=fifty, headline=True),
+    ]
+    for stage in ("retrieval", "prompt", "verify", "first_token", "generation", "process"):
+        rows.append(Row(f"{stage.replace('_', ' ')} p95 (ms)", res.get(f"{stage}_p95_ms")))
+    return notes, rows
+
+
+def embed_table(res):
+    """The embedder alone (the floor of ingest), ingest with embeddings, model load per search."""
+    e, i, s = res.get("embedder") or {}, res.get("ingest") or {}, res.get("search") or {}
+    notes = []
+    if i:
+        notes.append(f"ingest: {fmt(median(i['files']))} astro-docs pages, "
+                     f"{fmt(median(e.get('texts')))} texts, model {e.get('model')}, "
+                     f"{fmt(median(res.get('threads')))} threads")
+    if s:
+        notes.append(f"search: `kebab search` processes with {s.get('model')}")
+    alone = i.get("embedder_alone_chunks_per_s")
+    ninety = (Target("≥ 0.9× floor", "ratio", ">=", 0.9),)
+    rows = [
+        Row("embedder alone, batched (chunks/s)", e.get("batched_chunks_per_s")),
+        Row("embedder alone, one text per call (chunks/s)", e.get("single_chunks_per_s")),
+        Row("ingest: embed phase (chunks/s)", i.get("embed_phase_chunks_per_s"), alone,
+            "embedder alone", ninety, True),
+        Row("ingest: whole run (chunks/s)", i.get("whole_run_chunks_per_s"), alone,
+            "embedder alone", ninety, True),
+    ]
+    for key in sorted(k for k in s if k.startswith("threads_")):
+        t = key.removeprefix("threads_")
+        threads = "all cores" if t == "0" else f"{t} thread{'s' if t != '1' else ''}"
+        rows += [
+            Row(f"search, {threads}: whole process (ms)", at(s, key, "process_ms"),
+                targets=(Target("≤ 150 ms", "value", "<=", 150),), headline=True),
+            Row(f"search, {threads}: model load (ms)", at(s, key, "model_load_ms")),
+            Row(f"search, {threads}: query embedding (ms)", at(s, key, "query_embed_ms")),
+            Row(f"search, {threads}: peak RSS (MB)", at(s, key, "peak_rss_mb")),
+        ]
+    return notes, rows
+
+
+def generate_table(res):
+    """In-process generation vs llama-bench on the same GGUF, threads and prompt depth."""
+    notes = [f"{res.get('model')}, {fmt(median(res.get('threads')))} threads, prompt "
+             f"{fmt(median(res.get('prompt_tokens')))} tokens, "
+             f"{fmt(median(res.get('generated_tokens')))} generated; kebab's prompt rate is "
+             "prompt tokens over its time to first token"]
+    ninety = (Target("≥ 0.9× floor", "ratio", ">=", 0.9),)
+    rows = [Row(f"{part} (tokens/s)", at(res, "kebab", f"{part}_tokens_per_s"),
+                at(res, "llama_bench", f"{part}_tokens_per_s"), "llama-bench", ninety, True)
+            for part in ("prompt", "decode")]
+    return notes, rows
+
+
+BENCHES = {
+    "lexical": Bench(["bench/lexical_bench.py"], [], ["--corpus", "astro", "--queries", "20"],
+                     [], ["kebab"], "ingest and search latency vs bare FTS5, Recoll, ripgrep",
+                     lexical_table),
+    "vector": Bench(["build/bench/kebab_vector_bench"], ["--sizes", "10000,100000"],
+                    ["--sizes", "10000", "--queries", "200", "--engines", "kebab,usearch"],
+                    ["--sizes", "10000,100000,1000000"], ["kebab_vector_bench"],
+                    "vector index search vs bare USearch", vector_table),
+    "hybrid": Bench(["bench/hybrid_bench.py"], [],
+                    ["--corpus", "astro", "--queries", "10", "--work", QUICK_HYBRID_WORK], [],
+                    ["kebab", "kebab_tiny_models"], "hybrid `kebab search` latency",
+                    hybrid_table),
+    "ask": Bench(["bench/ask_bench.py"], [],
+                 ["--corpus", "astro", "--queries", "10", "--work", QUICK_HYBRID_WORK], [],
+                 ["kebab", "kebab_tiny_models"], "`kebab ask` pipeline overhead", ask_table),
+    # The suite's runs are the rounds: one round per run.
+    "embed": Bench(["bench/embed_bench.py"], ["--rounds", "1"],
+                   ["--files", "8", "--rounds", "1", "--runs", "3", "--skip-single"], [],
+                   ["kebab", "kebab_embed_bench", "kebab_bench_models"],
+                   "embedding: the embedder alone vs ingest; model load per search", embed_table),
+    "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
+                      ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
+                      ["kebab_generate_bench", "kebab_bench_models"],
+                      "in-process generation vs llama-bench", generate_table),
+}
+
+
+def bench_table(name, results):
+    """A benchmark's notes and rows, without the rows whose numbers this run lacks (a peer
+    that is not installed, a size not run)."""
+    notes, rows = BENCHES[name].table(results)
+    return notes, [r for r in rows
+                   if r.kebab is not None and (r.floor is not None or not r.floor_name
+                                               or r.targets)]
+
+
+def ratio(row):
+    """The median of the per-run kebab / floor ratios (both were measured in the same run)."""
+    if not row.floor or not row.kebab:
+        return None
+    pairs = zip(row.kebab["runs"], row.floor["runs"])
+    ratios = [k / f for k, f in pairs if k is not None and f]
+    return statistics.median(ratios) if ratios else None
+
+
+def verdict(row, target):
+    if not target.applies:
+        return f"n/a ({target.why_not})"
+    x = median(row.kebab) if target.on == "value" else ratio(row)
+    if x is None:
+        return "?"
+    ok = x <= target.limit if target.op == "<=" else x >= target.limit
+    return "yes" if ok else "**no**"
+
+
+def fmt(x):
+    """A count in full (grouped), any other number to about three significant digits."""
+    if x is None:
+        return "–"
+    if isinstance(x, int):
+        return f"{x:,}"
+    if not isinstance(x, float):
+        return str(x)
+    a = abs(x)
+    return (f"{x:.0f}" if a >= 100 else f"{x:.1f}" if a >= 10 else f"{x:.2f}" if a >= 1
+            else f"{x:.3f}")
+
+
+def table(rows, spread=True, benches=None):
+    """A Markdown table of rows; `benches` (one name per row) adds a first column."""
+    head = (["benchmark"] if benches else []) + ["metric", "kebab", "floor / peer",
+                                                 "kebab / floor", "target", "met"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for i, row in enumerate(rows):
+        kebab = fmt(median(row.kebab))
+        low, high = fmt(row.kebab["min"]), fmt(row.kebab["max"])
+        if spread and low != high:
+            kebab += f" ({low}–{high})"
+        floor = f"{fmt(median(row.floor))} ({row.floor_name})" if row.floor else "–"
+        r = ratio(row)
+        cells = ([benches[i]] if benches else []) + [
+            row.metric, kebab, floor, f"{r:.2f}×" if r is not None else "–",
+            "; ".join(t.text for t in row.targets) or "–",
+            "; ".join(verdict(row, t) for t in row.targets) or "–"]
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+# --------------------------------------------------------------------------------- results
+def aggregate(values):
+    """Merges one value per run (None where a run lacks it) into one: numbers become
+    {median, min, max, runs}, objects are merged key by key, and anything else is kept when
+    every run agrees (else the list of the runs' values)."""
+    present = [v for v in values if v is not None]
+    if not present:
+        return None
+    if all(isinstance(v, dict) for v in present):
+        keys = dict.fromkeys(k for v in present for k in v)
+        return {k: aggregate([v.get(k) if isinstance(v, dict) else None for v in values])
+                for k in keys}
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+        mid = statistics.median(present)
+        if all(isinstance(v, int) for v in present) and mid == int(mid):
+            mid = int(mid)  # counts stay counts
+        return {"median": mid, "min": min(present), "max": max(present), "runs": values}
+    return present[0] if all(v == present[0] for v in present) else values
+
+
+def capture(cmd):
+    """A command's stripped stdout, or "" when it fails or is missing."""
+    try:
+        p = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=60)
+    except OSError:
+        return ""
+    return p.stdout.strip() if p.returncode == 0 else ""
+
+
+def machine():
+    """The machine the numbers come from."""
+    def first(path, pattern):
+        try:
+            with open(path, encoding="utf-8") as f:
+                m = re.search(pattern, f.read(), re.M)
+        except OSError:
+            return None
+        return m.group(1) if m else None
+    mem_kb = first("/proc/meminfo", r"^MemTotal:\s+(\d+)")
+    return {"cpu": first("/proc/cpuinfo", r"^model name\s*:\s*(.*)$"), "nproc": os.cpu_count(),
+            "ram_gib": round(int(mem_kb) / 2**20, 1) if mem_kb else None,
+            "os": first("/etc/os-release", r'^PRETTY_NAME="?([^"\n]*)'),
+            "kernel": os.uname().release}
+
+
+def kebab_info():
+    """kebab's version and the commit the numbers belong to."""
+    return {"version": capture([os.path.join(REPO, "build", "kebab"), "--version"]),
+            "commit": capture(["git", "rev-parse", "HEAD"]),
+            "branch": capture(["git", "rev-parse", "--abbrev-ref", "HEAD"]),
+            "dirty": bool(capture(["git", "status", "--porcelain", "--untracked-files=no"]))}
+
+
+def result_paths(quick):
+    """bench/results/YYYY-MM-DD[-quick][-N].json and .md, N for a second suite of the day."""
+    base = datetime.date.today().isoformat() + ("-quick" if quick else "")
+    name, n = base, 1
+    while os.path.exists(os.path.join(RESULTS, name + ".json")):
+        n += 1
+        name = f"{base}-{n}"
+    path = os.path.join(RESULTS, name)
+    return path + ".json", path + ".md"
+
+
+def write(path, text):
+    """Writes through a .tmp beside it (ignored by git), so a reader never sees half a file."""
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def loadavg():
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def run_once(name, cmd, i, runs, out):
+    """One run of a benchmark, its output going to the terminal; (run record, its JSON)."""
+    print(f"\n== suite: {name} run {i}/{runs}: {shlex.join(cmd)}  (load average "
+          f"{' '.join(map(str, loadavg()))})", flush=True)
+    record = {"run": i, "started": datetime.datetime.now().astimezone().isoformat("T", "seconds"),
+              "load_average_before": loadavg()}
+    t0 = time.perf_counter()
+    code = subprocess.run([os.path.join(REPO, cmd[0])] + cmd[1:] + ["--json-out", out],
+                          cwd=REPO).returncode
+    record.update({"seconds": round(time.perf_counter() - t0, 1), "exit_code": code,
+                   "load_average_after": loadavg()})
+    data = None
+    if code == 0 and os.path.exists(out):
+        with open(out, encoding="utf-8") as f:
+            data = json.load(f)
+    record["status"] = "ok" if data else "failed" if code else "no results"
+    return record, data
+
+
+def run_bench(name, bench, args, tmp):
+    """Runs one benchmark args.runs times; its entry of the results file."""
+    extra = bench.quick if args.quick else bench.full if args.full and bench.full else bench.args
+    cmd = bench.command + extra
+    runs, data = [], []
+    for i in range(1, args.runs + 1):
+        record, result = run_once(name, cmd, i, args.runs, os.path.join(tmp, f"{name}-{i}.json"))
+        runs.append(record)
+        if result is not None:
+            data.append(result)
+        elif record["status"] == "no results":
+            break  # the benchmark skipped itself (e.g. the corpora are absent): so would the rest
+    return {"command": shlex.join(cmd), "about": bench.about, "runs": runs,
+            "results": aggregate(data) if data else None}
+
+
+def markdown(report):
+    """The results file as Markdown: the run, the machine, then a table per benchmark."""
+    m, k = report["machine"], report["kebab"]
+    lines = [f"# kebab benchmarks, {report['date']}{' (quick)' if report['quick'] else ''}", "",
+             f"`{report['command']}`: {report['runs']} runs per benchmark; `{k['version']}` at "
+             f"{k['commit'][:12]} on {k['branch']}{', with uncommitted changes' * k['dirty']}. "
+             f"Machine: {m['cpu']}, {m['nproc']} CPUs, {m['ram_gib']} GiB RAM, "
+             f"{m['os']}, Linux {m['kernel']}.", "",
+             "Numbers are medians over the runs (min–max beside kebab's when they differ); "
+             "kebab / floor is the median of the per-run ratios, the floor being measured in the "
+             "same run. Every number, per run, is in the .json beside this file.", ""]
+    if report["quick"]:
+        lines += ["**Quick run** (small sizes, few queries): for checking the plumbing, not for "
+                  "comparison or the README.", ""]
+    for name, entry in report["benchmarks"].items():
+        lines += [f"## {name}: {entry['about']}", "", f"`{entry['command']}`", ""]
+        runs = entry["runs"]
+        lines.append("Runs: " + "; ".join(
+            f"{r['run']}: {r['status']}, {r['seconds']:.0f} s, load average "
+            f"{r['load_average_before'][0]} → {r['load_average_after'][0]}" for r in runs) + ".")
+        if not entry["results"]:
+            lines += ["", "No results.", ""]
+            continue
+        notes, rows = bench_table(name, entry["results"])
+        lines += [""] + [f"- {n}" for n in notes] + [""] + table(rows) + [""]
+    return "\n".join(lines)
+
+
+def run_suite(args):
+    names = args.only.split(",") if args.only else list(BENCHES)
+    unknown = [n for n in names if n not in BENCHES]
+    if unknown:
+        sys.exit(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(BENCHES)}")
+    if args.runs is None:
+        args.runs = 2 if args.quick else MIN_PUBLISHED_RUNS
+    if not args.quick and args.runs < MIN_PUBLISHED_RUNS:
+        print(f"suite: {args.runs} runs; a published table needs at least {MIN_PUBLISHED_RUNS}",
+              file=sys.stderr)
+    if not args.no_build:
+        build([n for n in BENCHES if n in names], args.quick)
+    if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
+        print(f"suite: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs: other work "
+              "is running, and it shows in every number", file=sys.stderr)
+    os.makedirs(RESULTS, exist_ok=True)
+    json_path, md_path = result_paths(args.quick)
+    report = {"schema": "kebab-bench-suite.v1", "date": datetime.date.today().isoformat(),
+              "started": datetime.datetime.now().astimezone().isoformat("T", "seconds"),
+              "finished": None, "command": shlex.join(["bench/suite.py"] + sys.argv[1:]),
+              "runs": args.runs, "quick": args.quick, "full": args.full, "machine": machine(),
+              "kebab": kebab_info(), "benchmarks": {}}
+    with tempfile.TemporaryDirectory(prefix="kebab-suite-") as tmp:
+        for name in (n for n in BENCHES if n in names):
+            report["benchmarks"][name] = run_bench(name, BENCHES[name], args, tmp)
+            write(json_path, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+            write(md_path, markdown(report))
+    report["finished"] = datetime.datetime.now().astimezone().isoformat("T", "seconds")
+    write(json_path, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    write(md_path, markdown(report))
+    print(f"\nsuite: wrote {os.path.relpath(json_path, REPO)} and {os.path.relpath(md_path, REPO)}")
+    failed = [n for n, e in report["benchmarks"].items() if not e["results"]]
+    if failed:
+        print(f"suite: no results from {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def build(names, quick):
+    """Builds what the benchmarks run (scripts/setup.sh first when there is no build yet)."""
+    if not os.path.exists(os.path.join(REPO, "build", "CMakeCache.txt")):
+        subprocess.run([os.path.join(REPO, "scripts", "setup.sh")], cwd=REPO, check=True)
+    if "vector" in names and not quick:
+        ensure_faiss()
+    targets = list(dict.fromkeys(t for n in names for t in BENCHES[n].targets))
+    subprocess.run(["cmake", "--build", "build", "--target"] + targets, cwd=REPO, check=True)
+
+
+def ensure_faiss():
+    """Installs Debian's libfaiss-dev when missing (the vector benchmark's FAISS rows; not part
+    of scripts/setup.sh), and re-runs CMake so the benchmark links it."""
+    status = capture(["dpkg-query", "-W", "-f=${Status}", "libfaiss-dev"])
+    if not status.endswith("install ok installed"):
+        sudo = [] if os.geteuid() == 0 else ["sudo"]
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(sudo + ["apt-get", "update", "-qq"], env=env)
+        if subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "--no-install-recommends",
+                                  "libfaiss-dev"], env=env, stdout=subprocess.DEVNULL).returncode:
+            print("suite: libfaiss-dev not installed; the vector benchmark runs without FAISS",
+                  file=sys.stderr)
+    subprocess.run(["cmake", "-S", ".", "-B", "build"], cwd=REPO, stdout=subprocess.DEVNULL,
+                   check=True)
+
+
+# ---------------------------------------------------------------------------------- README
+def readme_block(report, json_path):
+    """What goes between the README's markers: where the numbers come from, then the rows that
+    have a target or a floor, all benchmarks in one table."""
+    m, k = report["machine"], report["kebab"]
+    md = os.path.relpath(os.path.splitext(json_path)[0] + ".md", REPO)
+    rows, benches = [], []
+    for name, entry in report["benchmarks"].items():
+        if entry["results"]:
+            headline = [r for r in bench_table(name, entry["results"])[1] if r.headline]
+            rows += headline
+            benches += [name] * len(headline)
+    about = (f"Medians of {report['runs']} runs per benchmark, {report['date']}, "
+             f"`{k['version']}` at {k['commit'][:12]}; {m['cpu']}, {m['nproc']} CPUs, "
+             f"{m['ram_gib']} GiB RAM. `{report['command']}` measured it; every number, its "
+             f"spread and the load average of each run are in [{md}]({md}).")
+    return [textwrap.fill(about, 100), ""] + table(rows, spread=False, benches=benches)
+
+
+def update_readme(json_path):
+    with open(json_path, encoding="utf-8") as f:
+        report = json.load(f)
+    if report["quick"]:
+        sys.exit(f"{json_path} is a --quick run: not for the README")
+    if report["runs"] < MIN_PUBLISHED_RUNS:
+        sys.exit(f"{json_path} has {report['runs']} runs per benchmark; the README's table "
+                 f"needs at least {MIN_PUBLISHED_RUNS}")
+    block = "\n".join(readme_block(report, os.path.abspath(json_path)))
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    start, end = (text.find(m) for m in MARKERS)
+    if start < 0 or end < start:
+        sys.exit(f"README.md lacks the {MARKERS[0]} ... {MARKERS[1]} markers")
+    write(README, text[:start + len(MARKERS[0])] + "\n" + block + "\n" + text[end:])
+    print(block)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, help=f"runs per benchmark (default {MIN_PUBLISHED_RUNS}; "
+                                             "2 with --quick)")
+    ap.add_argument("--only", help=f"comma-separated subset of {','.join(BENCHES)}")
+    ap.add_argument("--quick", action="store_true",
+                    help="small sizes and few queries, to check the plumbing")
+    ap.add_argument("--full", action="store_true",
+                    help="also the sizes that take long (vector 1M: ~30 min per run)")
+    ap.add_argument("--no-build", action="store_true",
+                    help="run what build/ has instead of building the benchmarks first")
+    ap.add_argument("--readme", metavar="RESULTS.json",
+                    help="put that result's table into README.md (and print it), then stop")
+    args = ap.parse_args()
+    if args.readme:
+        return update_readme(args.readme)
+    if args.quick and args.full:
+        ap.error("--quick and --full exclude each other")
+    if args.runs is not None and args.runs < 1:
+        ap.error("--runs must be at least 1")
+    return run_suite(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
