@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "app/ingest.h"
 #include "config/config.h"
 #include "core/search_types.h"
+#include "eval/import.h"
 #include "eval/metrics.h"
 
 namespace kebab::app {
@@ -126,5 +128,19 @@ std::string CollectionDir(const config::Config& config, const std::string& name)
 // The config that measures a collection: the current one, with the workspace, data and runs
 // directories moved into the collection.
 config::Config CollectionConfig(const config::Config& config, const std::string& name);
+
+struct EvalImportResult {
+  eval::ImportReport report;
+  std::string dir;  // the collection: corpus/, suite.yaml, data/ (its index), runs/
+  IngestCounts ingest;
+  double import_ms = 0, ingest_ms = 0;
+};
+// Imports a public collection (BEIR or TREC) as collection `options.name` (default: the
+// source directory's name) and indexes it with the current config; `out_dir` is ignored.
+// Re-importing rewrites only what changed, so the ingest after it is incremental.
+Result<EvalImportResult> ImportEvalCollection(const config::Config& config,
+                                              eval::ImportOptions options,
+                                              const IngestEventSink& on_ingest_event,
+                                              const std::atomic<bool>* cancel);
 
 }  // namespace kebab::app

@@ -34,7 +34,8 @@ Result<SchemaInfo> Schema(const config::Config& config) {
                        "answer_event.v1",
                        "eval_run.v1",
                        "eval_list.v1",
-                       "eval_compare.v1"};
+                       "eval_compare.v1",
+                       "eval_import_report.v1"};
   info.capabilities = {
       {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
       {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", true},

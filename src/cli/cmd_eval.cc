@@ -1,4 +1,4 @@
-// kebab eval run | compare | aggregate | list.
+// kebab eval run | compare | aggregate | list | import.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -45,6 +45,19 @@ constexpr char kCompareHelp[] =
     "  kebab eval compare run_A run_B --metric mrr@10 --max-drop 0.02     (CI gate)";
 constexpr char kListHelp[] =
     "The stored runs, newest first: the configured index's and every imported collection's.";
+constexpr char kImportHelp[] =
+    "Turns a public IR test collection into a kebab collection: one Markdown file per\n"
+    "document, a golden suite from its judgements (graded, for nDCG), and its own index at\n"
+    "{data_dir}/eval/NAME/, built with the current config. Then `kebab eval run --suite NAME`\n"
+    "measures kebab on it. Re-importing rewrites only what changed.\n\n"
+    "Formats:\n"
+    "  beir  DIR with corpus.jsonl, queries.jsonl and qrels/<split>.tsv\n"
+    "  trec  DIR (searched recursively) with document files (<DOC><DOCNO>..<TEXT>..), a\n"
+    "        topics file (<top> .. <title>) and a qrels* file (qid iter docno rel)\n\n"
+    "Examples:\n"
+    "  kebab eval import --format beir ../shared/data/ir/cranfield\n"
+    "  kebab eval run --suite cranfield\n"
+    "  kebab eval import --format trec ~/trec/robust04 --name robust04";
 constexpr char kAggregateHelp[] =
     "Recomputes a stored run's means from its per-query results, stores and prints them.";
 
@@ -254,6 +267,77 @@ int Compare(const Output& out, const Globals& g, const EvalArgs& args) {
   return failed ? kExitNoResult : kExitOk;
 }
 
+int Import(const Output& out, const Globals& g, const EvalArgs& args) {
+  if (Status st = CheckWritable(g, "eval import"); !st.ok()) return out.Fail(st);
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  auto format = eval::ParseCollectionFormat(args.format);
+  if (!format) return out.Fail(InvalidInput("--format must be beir or trec"));
+  eval::ImportOptions options{.format = *format, .source = args.source, .name = args.name};
+  if (!args.split.empty()) options.split = args.split;
+  const bool bar = out.stderr_tty && !out.quiet && !out.json;
+  if (bar) std::fputs("  importing ...", stderr);
+  const app::IngestEventSink on_event = [&](const app::IngestEvent& e) {
+    if (bar && e.kind == app::IngestEvent::Kind::kAssetFinished && e.idx % 50 == 0) {
+      std::fprintf(stderr, "\r  indexing %lld/%lld", static_cast<long long>(e.idx),
+                   static_cast<long long>(e.total));
+    }
+  };
+  std::signal(SIGINT, OnSigint);
+  auto result = app::ImportEvalCollection(*config, options, on_event, &g_stop);
+  if (bar) std::fputs("\r\033[K", stderr);
+  if (!result.ok()) {
+    if (result.status().code() == ErrorCode::kCancelled) {
+      out.Note(result.status().message());
+      return kExitInterrupted;
+    }
+    return out.Fail(result.status());
+  }
+  const eval::ImportReport& r = result->report;
+  if (out.json) {
+    out.Json({{"schema_version", "eval_import_report.v1"},
+              {"name", r.name},
+              {"dir", result->dir},
+              {"corpus_dir", r.corpus_dir},
+              {"suite_path", r.suite_path},
+              {"documents", r.documents},
+              {"queries", r.queries},
+              {"judgements", r.judgements},
+              {"queries_without_judgements", r.queries_without_judgements},
+              {"files_written", r.files_written},
+              {"files_unchanged", r.files_unchanged},
+              {"files_removed", r.files_removed},
+              {"warnings", r.warnings},
+              {"ingest",
+               {{"new", result->ingest.new_docs},
+                {"updated", result->ingest.updated},
+                {"unchanged", result->ingest.unchanged},
+                {"purged", result->ingest.purged},
+                {"errors", result->ingest.errors},
+                {"chunks_indexed", result->ingest.chunks_indexed}}},
+              {"import_ms", result->import_ms},
+              {"ingest_ms", result->ingest_ms}});
+    return kExitOk;
+  }
+  out.Line(out.Bold("imported " + r.name) + ": " + std::to_string(r.documents) + " documents, " +
+           std::to_string(r.queries) + " queries with " + std::to_string(r.judgements) +
+           " judgements (" + Fixed(result->import_ms / 1000, 1) + " s; " +
+           std::to_string(r.files_written) + " files written, " +
+           std::to_string(r.files_unchanged) + " unchanged, " + std::to_string(r.files_removed) +
+           " removed)");
+  if (r.queries_without_judgements > 0) {
+    out.Line("  " + std::to_string(r.queries_without_judgements) +
+             " queries without judgements were left out");
+  }
+  out.Line("indexed: " + std::to_string(result->ingest.new_docs) + " new, " +
+           std::to_string(result->ingest.updated) + " updated, " +
+           std::to_string(result->ingest.unchanged) + " unchanged (" +
+           Fixed(result->ingest_ms / 1000, 1) + " s)  in " + result->dir);
+  for (const std::string& w : r.warnings) out.Note("warning: " + w);
+  out.Line(out.Dim("next: kebab eval run --suite " + r.name));
+  return kExitOk;
+}
+
 }  // namespace
 
 void AddEvalCommand(CLI::App& app, EvalArgs* args) {
@@ -284,6 +368,15 @@ void AddEvalCommand(CLI::App& app, EvalArgs* args) {
   compare->footer(kCompareHelp);
   compare->callback(action("compare"));
 
+  auto* import = eval->add_subcommand(
+      "import", "Import a public test collection (BEIR, TREC) with its golden suite");
+  import->add_option("--format", args->format, "beir or trec")->required();
+  import->add_option("dir", args->source, "The collection's directory")->required();
+  import->add_option("--name", args->name, "Collection name (default: the directory's name)");
+  import->add_option("--split", args->split, "BEIR qrels split (default test)");
+  import->footer(kImportHelp);
+  import->callback(action("import"));
+
   auto* aggregate = eval->add_subcommand("aggregate", "Recompute and store a run's means");
   aggregate->add_option("run", args->run_a, "Run id")->required();
   aggregate->footer(kAggregateHelp);
@@ -300,6 +393,7 @@ int RunEvalCommand(const Output& out, const Globals& g, const EvalArgs& args) {
   if (args.action == "compare") return Compare(out, g, args);
   if (args.action == "aggregate") return Aggregate(out, g, args);
   if (args.action == "list") return List(out, g, args);
+  if (args.action == "import") return Import(out, g, args);
   return kExitError;
 }
 

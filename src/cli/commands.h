@@ -87,9 +87,9 @@ struct ModelsArgs {
 void AddModelsCommand(CLI::App& app, ModelsArgs* args);
 int RunModels(const Output& out, const Globals& g, const ModelsArgs& args);
 
-// `kebab eval run|compare|aggregate|list` (cmd_eval.cc), registered like `models`.
+// `kebab eval run|compare|aggregate|list|import` (cmd_eval.cc), registered like `models`.
 struct EvalArgs {
-  std::string action;  // run | compare | aggregate | list
+  std::string action;  // run | compare | aggregate | list | import
   std::string suite, mode;
   int k = 10;
   bool with_rag = false;
@@ -100,6 +100,7 @@ struct EvalArgs {
   std::string metric = "ndcg@10";
   std::optional<double> max_drop;
   int limit = 20;
+  std::string format, source, name, split;  // import
 };
 void AddEvalCommand(CLI::App& app, EvalArgs* args);
 int RunEvalCommand(const Output& out, const Globals& g, const EvalArgs& args);
