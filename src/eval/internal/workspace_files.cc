@@ -1,0 +1,145 @@
+#include "eval/internal/workspace_files.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "core/hash.h"
+#include "eval/internal/collection.h"
+
+namespace kebab::eval::internal {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool KeptInName(unsigned char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+         c == '_' || c == '-';
+}
+
+// CommonMark's link reference definition, `[label]: destination`, renders as nothing.
+bool MayBeLinkDefinition(std::string_view line) {
+  return line.starts_with('[') && line.find("]:") != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string DocFileName(std::string_view id) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string name;
+  name.reserve(id.size() + 3);
+  for (size_t i = 0; i < id.size(); ++i) {
+    const auto c = static_cast<unsigned char>(id[i]);
+    if (KeptInName(c) && !(i == 0 && c == '.')) {
+      name += static_cast<char>(c);
+    } else {
+      name += '%';
+      name += kHex[c >> 4];
+      name += kHex[c & 0xF];
+    }
+  }
+  // '~' never comes out of the escaping above, so a cut name cannot equal another id's name.
+  constexpr size_t kMaxStem = 255 - 3;
+  if (name.size() > kMaxStem) name = name.substr(0, 200) + "~" + Blake3Hex(id).substr(0, 32);
+  return name + ".md";
+}
+
+std::string DocMarkdown(std::string_view title, std::string_view text) {
+  std::string out;
+  const std::string heading = CollapseWhitespace(title);
+  if (!heading.empty()) out = "# " + heading + "\n";
+  // kebab drops a BOM before it looks for front matter, so the fence check below must too.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  LineReader lines(text);
+  std::string_view raw;
+  bool at_start = heading.empty(), blank_before = !heading.empty();
+  while (lines.Next(&raw)) {
+    const std::string line = CollapseWhitespace(raw);
+    if (line.empty()) {
+      blank_before = !out.empty();
+      continue;
+    }
+    if (blank_before) out += '\n';
+    blank_before = false;
+    // A backslash makes the first character literal: the words stay, the structure goes.
+    if ((at_start && (line.starts_with("---") || line.starts_with("+++"))) ||
+        MayBeLinkDefinition(line)) {
+      out += '\\';
+    }
+    at_start = false;
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
+Result<bool> WriteIfChanged(const fs::path& path, std::string_view content) {
+  std::error_code ec;
+  const uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size == content.size()) {
+    Result<std::string> existing = ReadFile(path);
+    if (existing.ok() && *existing == content) return false;
+  }
+  // The pid keeps two imports into the same directory from sharing a temp file.
+  const fs::path tmp = path.string() + ".tmp-" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    out.close();
+    if (!out) {
+      const std::string reason = std::strerror(errno);
+      fs::remove(tmp, ec);
+      return IoError("cannot write " + tmp.string() + ": " + reason);
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    const std::string reason = ec.message();
+    fs::remove(tmp, ec);
+    return IoError("cannot write " + path.string() + ": " + reason);
+  }
+  return true;
+}
+
+Result<int> RemoveStaleMarkdown(const fs::path& dir, const std::unordered_set<std::string>& keep) {
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".md" && entry.is_regular_file(ec) && !keep.contains(name)) {
+      stale.push_back(entry.path());
+    }
+  }
+  if (ec) return IoError("cannot list " + dir.string() + ": " + ec.message());
+  for (const fs::path& path : stale) {
+    fs::remove(path, ec);
+    if (ec) return IoError("cannot remove " + path.string() + ": " + ec.message());
+  }
+  return static_cast<int>(stale.size());
+}
+
+Status EnsureIgnored(const fs::path& root, std::string_view pattern) {
+  const fs::path path = root / ".kebabignore";
+  std::string contents;
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    KEBAB_ASSIGN_OR_RETURN(contents, ReadFile(path));
+  }
+  LineReader lines(contents);
+  std::string_view line;
+  while (lines.Next(&line)) {
+    if (Trim(line) == pattern) return Status::OK();
+  }
+  if (contents.empty()) {
+    contents =
+        "# Written by kebab's collection import: the golden suite is not part of the corpus.\n";
+  } else if (contents.back() != '\n') {
+    contents += '\n';
+  }
+  contents += std::string(pattern) + "\n";
+  return WriteIfChanged(path, contents).status();
+}
+
+}  // namespace kebab::eval::internal
