@@ -9,6 +9,8 @@ every run with --json-out, so the floor is measured in the same run as kebab:
   hybrid    bench/hybrid_bench.py: lexical / vector / hybrid `kebab search` processes
   ask       bench/ask_bench.py: `kebab ask`'s pipeline overhead (scripted model server)
   embed     bench/embed_bench.py: the embedder alone vs ingest, and model load per search
+  eval      bench/eval_bench.py: Cranfield nDCG@10 / MRR@10 / recall@100 beside plain BM25, and
+            the wall time of `kebab eval run`
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -232,6 +234,29 @@ def generate_table(res):
     return notes, rows
 
 
+def eval_table(res):
+    """Cranfield quality beside plain BM25, and the wall time of `kebab eval run`."""
+    notes = [f"Cranfield, {fmt(median(res.get('documents')))} documents, "
+             f"{fmt(median(res.get('queries')))} queries, `kebab eval run --k 100` processes; "
+             "the hybrid row uses a random-weight test model (mechanics only)"]
+    ref = res.get("reference") or {}
+    rows = []
+    for key, setting in (res.get("settings") or {}).items():
+        label = setting.get("label")
+        plain = key == "lexical_plain"
+        rows += [
+            Row(f"{label}: nDCG@10", setting.get("ndcg@10"), ref.get("ndcg@10"), "plain BM25",
+                (Target("≥ 0.311", "value", ">=", 0.311),) if plain else (), plain),
+            Row(f"{label}: MRR@10", setting.get("mrr@10"), ref.get("mrr@10"), "plain BM25"),
+            Row(f"{label}: recall@100", setting.get("recall@100"), ref.get("recall@100"),
+                "plain BM25"),
+            Row(f"{label}: eval run (s)", setting.get("eval_run_s"),
+                targets=(Target("< 10 s", "value", "<=", 10),) if plain else (),
+                headline=plain),
+        ]
+    return notes, rows
+
+
 BENCHES = {
     "lexical": Bench(["bench/lexical_bench.py"], [], ["--corpus", "astro", "--queries", "20"],
                      [], ["kebab"], "ingest and search latency vs bare FTS5, Recoll, ripgrep",
@@ -252,6 +277,9 @@ BENCHES = {
                    ["--files", "8", "--rounds", "1", "--runs", "3", "--skip-single"], [],
                    ["kebab", "kebab_embed_bench", "kebab_bench_models"],
                    "embedding: the embedder alone vs ingest; model load per search", embed_table),
+    "eval": Bench(["bench/eval_bench.py"], ["--runs", "1"], ["--runs", "1"], [],
+                  ["kebab", "kebab_tiny_models"], "Cranfield retrieval quality and eval speed",
+                  eval_table),
     "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
                       ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
                       ["kebab_generate_bench", "kebab_bench_models"],

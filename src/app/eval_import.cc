@@ -31,8 +31,7 @@ Result<EvalImportResult> ImportEvalCollection(const config::Config& config,
 
   auto start = std::chrono::steady_clock::now();
   auto ms_since = [](std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t)
-        .count();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
   };
   KEBAB_ASSIGN_OR_RETURN(result.report, eval::ImportCollection(options));
   result.import_ms = ms_since(start);
@@ -42,8 +41,7 @@ Result<EvalImportResult> ImportEvalCollection(const config::Config& config,
                          Ingest(CollectionConfig(config, options.name),
                                 IngestOptions{.summary_only = true}, on_ingest_event, cancel));
   if (ingest.aborted) {
-    return Status(ErrorCode::kCancelled,
-                  "import cancelled while indexing; run it again to finish");
+    return Status(ErrorCode::kCancelled, "import cancelled while indexing; run it again to finish");
   }
   result.ingest = ingest.counts;
   result.ingest_ms = ms_since(start);

@@ -319,6 +319,7 @@ int Import(const Output& out, const Globals& g, const EvalArgs& args) {
               {"ingest_ms", result->ingest_ms}});
     return kExitOk;
   }
+  for (const std::string& w : r.warnings) out.Note("warning: " + w);
   out.Line(out.Bold("imported " + r.name) + ": " + std::to_string(r.documents) + " documents, " +
            std::to_string(r.queries) + " queries with " + std::to_string(r.judgements) +
            " judgements (" + Fixed(result->import_ms / 1000, 1) + " s; " +
@@ -333,7 +334,6 @@ int Import(const Output& out, const Globals& g, const EvalArgs& args) {
            std::to_string(result->ingest.updated) + " updated, " +
            std::to_string(result->ingest.unchanged) + " unchanged (" +
            Fixed(result->ingest_ms / 1000, 1) + " s)  in " + result->dir);
-  for (const std::string& w : r.warnings) out.Note("warning: " + w);
   out.Line(out.Dim("next: kebab eval run --suite " + r.name));
   return kExitOk;
 }
