@@ -123,6 +123,35 @@ class EvalTest(KebabTestCase):
         unknown = self.sb.run("--json", "eval", "compare", good["run_id"], "run_nope")
         self.assertError(unknown, "invalid_input")
 
+    def test_with_rag_scores_the_answers(self):
+        from test_ask import FakeOllama
+        reply = os.path.join(self.sb.tmp, "reply.txt")
+        with open(reply, "w", encoding="utf-8") as f:
+            f.write('A compost heap should be turned "every two weeks" for oxygen [#1].')
+        ollama = FakeOllama(reply)
+        self.addCleanup(ollama.close)
+        self.sb.write_config(extra='[models.llm]\nprovider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
+                                   f'endpoint = "{ollama.url}"\n')
+        run = self.run_eval("--with-rag", "--queries")
+        by_id = {q["id"]: q for q in run["queries"]}
+        compost = by_id["compost"]["answer"]
+        self.assertTrue(compost["grounded"], compost)
+        self.assertTrue(compost["must_contain_pass"])
+        self.assertTrue(compost["refusal_correct"])
+        self.assertTrue(compost["citations_complete"])
+        self.assertTrue(compost["trace_id"].startswith("ret_"))
+        # Nothing in the notes is about zeppelins: the score gate refuses, as it should.
+        nothing = by_id["nothing"]["answer"]
+        self.assertFalse(nothing["grounded"])
+        self.assertTrue(nothing["refusal_correct"])
+        agg = run["aggregate"]
+        self.assertEqual(agg["must_contain_pass_rate"], 1.0)
+        self.assertIn("refusal_correctness", agg)
+        self.assertIn("citation_coverage", agg)
+        # The answers were recorded like any `kebab ask`.
+        stored = self.kjson("inspect", "answer", compost["trace_id"], schema="answer")
+        self.assertEqual(stored["query"], by_id["compost"]["query"])
+
     def test_readonly_runs_without_recording(self):
         run = self.kjson("--readonly", "eval", "run", "--suite", self.suite, schema="eval_run")
         self.assertIsNone(run["report_dir"])
