@@ -108,6 +108,7 @@ Result<AskResult> Ask(const config::Config& config, const AskRequest& request,
     return Search(config, std::move(s));
   };
   hooks.open_model = [&]() -> Result<llm::LanguageModel*> {
+    if (request.model != nullptr) return request.model;
     if (!model) {
       KEBAB_ASSIGN_OR_RETURN(model, llm::OpenLanguageModel(config));
     }

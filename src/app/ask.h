@@ -28,6 +28,9 @@ struct AskRequest {
   bool record = true;  // keep the answer in the answers table (not under --readonly)
   // Set (Ctrl-C) to stop generation at once; the partial answer is kept. May be null.
   const std::atomic<bool>* cancel = nullptr;
+  // A model the caller keeps open across asks (eval --with-rag); null: the configured one is
+  // opened here, only when an answer is generated.
+  llm::LanguageModel* model = nullptr;
 };
 
 struct AskCallbacks {

@@ -12,6 +12,7 @@
 #include "app/queries.h"
 #include "core/time.h"
 #include "eval/suite.h"
+#include "llm/open.h"
 #include "search/search.h"
 
 namespace kebab::app {
@@ -248,6 +249,12 @@ Result<EvalRun> RunEval(const config::Config& base_config, const EvalRunOptions&
     }
   }
 
+  // One model for the whole run; a model that cannot be opened fails the run up front rather
+  // than every query.
+  std::unique_ptr<llm::LanguageModel> model;
+  if (options.with_rag) {
+    KEBAB_ASSIGN_OR_RETURN(model, llm::OpenLanguageModel(config));
+  }
   const std::vector<int> cut_offs = eval::CutOffs(options.k);
   std::string embedding_space;
   const int total = static_cast<int>(resolved.suite.queries.size());
@@ -268,6 +275,7 @@ Result<EvalRun> RunEval(const config::Config& base_config, const EvalRunOptions&
       ask.temperature = options.temperature;
       ask.seed = options.seed;
       ask.cancel = options.cancel;
+      ask.model = model.get();
       Result<AskResult> answer = Ask(config, ask, {});
       if (answer.ok()) {
         hits = answer->answer.hits;
