@@ -333,6 +333,10 @@ Result<std::vector<VectorHit>> Store::NameAndRank(std::vector<VectorHit> hits, i
   const size_t wanted = static_cast<size_t>(std::max(depth, 0));
   std::vector<VectorHit> out;
   out.reserve(std::min(hits.size(), wanted));
+  // One read transaction for all the lookups: outside one, every statement opens and closes
+  // its own (WAL read lock, wal-index header), which cost more than the lookups themselves.
+  const bool own_transaction = sqlite3_get_autocommit(db_) != 0;
+  if (own_transaction) KEBAB_RETURN_IF_ERROR(Prepared("BEGIN").Run());
   Status st;
   for (VectorHit& h : hits) {
     // Hits tied with the last one kept still compete for the cut on chunk id.
@@ -343,8 +347,13 @@ Result<std::vector<VectorHit>> Store::NameAndRank(std::vector<VectorHit> hits, i
       out.push_back(std::move(h));
     }
     q.Reset();
-    KEBAB_RETURN_IF_ERROR(st);
+    if (!st.ok()) break;
   }
+  if (own_transaction) {
+    const Status ended = Prepared("COMMIT").Run();
+    if (st.ok()) st = ended;
+  }
+  KEBAB_RETURN_IF_ERROR(st);
   std::sort(out.begin(), out.end(), RanksBefore);
   if (out.size() > wanted) out.resize(wanted);
   return out;
