@@ -112,18 +112,6 @@ Result<eval::Judgements> Resolve(store::Store& store, const eval::Suite& suite,
   return j;
 }
 
-int GradeOf(const EvalHit& h, const eval::Judgements& j) {
-  int grade = 0;
-  if (auto it = j.chunks.find(h.chunk_id); it != j.chunks.end()) grade = it->second;
-  if (auto it = j.docs.find(h.doc_id); it != j.docs.end()) grade = std::max(grade, it->second);
-  for (const eval::LineJudgement& l : j.lines) {
-    if (l.doc_id == h.doc_id && h.line_start <= l.line_end && l.line_start <= h.line_end) {
-      grade = std::max(grade, l.grade);
-    }
-  }
-  return grade;
-}
-
 std::vector<EvalHit> HitsOf(const std::vector<search::SearchHit>& hits, const eval::Judgements& j) {
   std::vector<EvalHit> out;
   for (const search::SearchHit& h : hits) {
@@ -135,7 +123,7 @@ std::vector<EvalHit> HitsOf(const std::vector<search::SearchHit>& hits, const ev
               static_cast<int>(h.citation.line_end),
               h.score,
               0};
-    e.grade = GradeOf(e, j);
+    e.grade = eval::GradeOf({e.chunk_id, e.doc_id, e.line_start, e.line_end}, j);
     out.push_back(std::move(e));
   }
   return out;

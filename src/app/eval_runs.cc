@@ -52,19 +52,9 @@ Result<FoundRun> FindRun(const config::Config& config, const std::string& run_id
 // A query's value of `metric`, judged queries only.
 std::optional<double> QueryValue(const EvalQueryResult& q, const std::string& metric) {
   if (!q.metrics.judged || !q.error.empty()) return std::nullopt;
-  if (metric == "mrr@10") return q.metrics.mrr10;
-  if (metric == "ndcg@10") return q.metrics.ndcg10;
-  const size_t at = metric.find('@');
-  if (at == std::string::npos) return std::nullopt;
-  const int k = std::atoi(metric.c_str() + at + 1);
-  const std::string kind = metric.substr(0, at);
-  const std::map<int, double>* values = kind == "hit"         ? &q.metrics.hit
-                                        : kind == "precision" ? &q.metrics.precision
-                                        : kind == "recall"    ? &q.metrics.recall
-                                                              : nullptr;
-  if (values == nullptr) return std::nullopt;
-  auto it = values->find(k);
-  return it == values->end() ? std::nullopt : std::optional<double>(it->second);
+  const std::map<std::string, double> values = internal::MetricValues(q.metrics);
+  auto it = values.find(metric);
+  return it == values.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
 bool FoundWithin(const EvalQueryResult& q, int k) {

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "app/ingest.h"
+#include "core/files.h"
 #include "core/hash.h"
 #include "source/walker.h"
 
@@ -48,16 +49,7 @@ Result<std::string> StoreExternal(const std::string& root, std::string_view byte
   if (ec) return IoError("cannot create " + dir.string() + ": " + ec.message());
   KEBAB_RETURN_IF_ERROR(EnsureKebabignoreEntry(root));
   const fs::path dest = dir / (Blake3Hex(bytes).substr(0, 12) + ext);
-  if (!fs::exists(dest, ec)) {
-    const fs::path tmp = dest.string() + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      if (!out) return IoError("cannot write " + tmp.string());
-    }
-    fs::rename(tmp, dest, ec);
-    if (ec) return IoError("cannot write " + dest.string() + ": " + ec.message());
-  }
+  if (!fs::exists(dest, ec)) KEBAB_RETURN_IF_ERROR(WriteFileAtomically(dest.string(), bytes));
   return dest.string();
 }
 

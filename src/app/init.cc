@@ -1,8 +1,8 @@
 #include <filesystem>
-#include <fstream>
 
 #include "app/admin.h"
 #include "app/internal_store.h"
+#include "core/files.h"
 
 namespace kebab::app {
 
@@ -17,15 +17,7 @@ Result<InitReport> Init(const std::string& config_path, bool force,
   if (existed && !force) {
     report.lines.push_back({"kept", config_path, "exists; --force overwrites it"});
   } else {
-    fs::create_directories(fs::path(config_path).parent_path(), ec);
-    const std::string tmp = config_path + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << config::AnnotatedDefaultConfig();
-      if (!out) return IoError("cannot write " + tmp);
-    }
-    fs::rename(tmp, config_path, ec);
-    if (ec) return IoError("cannot write " + config_path + ": " + ec.message());
+    KEBAB_RETURN_IF_ERROR(WriteFileAtomically(config_path, config::AnnotatedDefaultConfig()));
     report.lines.push_back({existed ? "overwrote" : "created", config_path, ""});
   }
   KEBAB_ASSIGN_OR_RETURN(config::Config config,

@@ -11,6 +11,11 @@ namespace {
 constexpr int kMrrDepth = 10;
 constexpr int kNdcgDepth = 10;
 
+bool Overlaps(const LineJudgement& l, const RankedHit& h) {
+  return l.doc_id == h.doc_id && h.line_start > 0 && h.line_start <= l.line_end &&
+         l.line_start <= h.line_end;
+}
+
 // The ranking metrics are computed over: the hits themselves, or their documents in order of
 // first appearance, a document taking the best grade of its chunks.
 struct Unit {
@@ -34,9 +39,7 @@ std::vector<Unit> ChunkUnits(const std::vector<RankedHit>& hits, const Judgement
     }
     for (size_t i = 0; i < j.lines.size(); ++i) {
       const LineJudgement& l = j.lines[i];
-      const bool overlaps = l.doc_id == h.doc_id && h.line_start > 0 &&
-                            h.line_start <= l.line_end && l.line_start <= h.line_end;
-      if (overlaps && !credited_lines[i] && l.grade > best_grade) {
+      if (Overlaps(l, h) && !credited_lines[i] && l.grade > best_grade) {
         best_grade = l.grade;
         best_line = static_cast<int>(i);
       }
@@ -82,6 +85,16 @@ std::vector<int> IdealGains(const Judgements& j, const std::map<std::string, int
 }
 
 }  // namespace
+
+int GradeOf(const RankedHit& hit, const Judgements& j) {
+  int grade = 0;
+  if (auto it = j.chunks.find(hit.chunk_id); it != j.chunks.end()) grade = it->second;
+  if (auto it = j.docs.find(hit.doc_id); it != j.docs.end()) grade = std::max(grade, it->second);
+  for (const LineJudgement& l : j.lines) {
+    if (Overlaps(l, hit)) grade = std::max(grade, l.grade);
+  }
+  return grade;
+}
 
 std::map<std::string, int> Judgements::RelevantDocs(
     const std::map<std::string, std::string>& doc_of_chunk) const {

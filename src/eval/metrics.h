@@ -41,6 +41,10 @@ struct Judgements {
       const std::map<std::string, std::string>& doc_of_chunk) const;
 };
 
+// The best grade any single judgement gives `hit` (0 = not relevant), as reports show it; the
+// metrics themselves credit each judgement to one hit only.
+int GradeOf(const RankedHit& hit, const Judgements& judgements);
+
 // The cut-offs metrics are reported at; `run_k` (the run's depth) is added when larger.
 std::vector<int> CutOffs(int run_k);
 

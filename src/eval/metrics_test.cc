@@ -109,6 +109,17 @@ TEST(MetricsTest, MrrStopsAtTen) {
   EXPECT_EQ(m.recall.at(20), 1);
 }
 
+TEST(MetricsTest, AHitsGradeIsTheBestJudgementItMatches) {
+  Judgements j;
+  j.chunks = {{"c1", 1}};
+  j.docs = {{"d1", 2}};
+  j.lines = {{"d1", 10, 20, 3}, {"d2", 1, 5, 4}};
+  EXPECT_EQ(GradeOf(Hit("c1", "d1", 15, 30), j), 3);
+  EXPECT_EQ(GradeOf(Hit("c1", "d1", 21, 30), j), 2);
+  EXPECT_EQ(GradeOf(Hit("c9", "d2", 6, 9), j), 0);
+  EXPECT_EQ(GradeOf(Hit("c9", "d2", 0, 0), j), 0) << "a hit without lines overlaps nothing";
+}
+
 TEST(MetricsTest, CutOffsAddTheRunDepth) {
   EXPECT_EQ(CutOffs(10), (std::vector<int>{1, 3, 5, 10}));
   EXPECT_EQ(CutOffs(100), (std::vector<int>{1, 3, 5, 10, 100}));

@@ -2,10 +2,10 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "app/internal_store.h"
+#include "core/files.h"
 #include "eval/metrics.h"
 
 namespace kebab::app::internal {
@@ -16,17 +16,6 @@ namespace {
 
 double Rate(int numerator, int denominator) {
   return denominator > 0 ? static_cast<double>(numerator) / denominator : 0;
-}
-
-// Flat per-query metric values, named as the aggregate names them.
-std::map<std::string, double> MetricValues(const eval::QueryMetrics& m) {
-  std::map<std::string, double> out;
-  for (const auto& [k, v] : m.hit) out["hit@" + std::to_string(k)] = v;
-  for (const auto& [k, v] : m.precision) out["precision@" + std::to_string(k)] = v;
-  for (const auto& [k, v] : m.recall) out["recall@" + std::to_string(k)] = v;
-  out["mrr@10"] = m.mrr10;
-  out["ndcg@10"] = m.ndcg10;
-  return out;
 }
 
 eval::QueryMetrics MetricsFromValues(const nlohmann::json& values, int first_relevant_rank) {
@@ -53,20 +42,17 @@ std::string Fixed(double v, int digits) {
   return buf;
 }
 
-Status WriteFile(const fs::path& path, const std::string& bytes) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << bytes;
-    if (!out.flush()) return IoError("cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return IoError("cannot write " + path.string() + ": " + ec.message());
-  return Status::OK();
-}
-
 }  // namespace
+
+std::map<std::string, double> MetricValues(const eval::QueryMetrics& m) {
+  std::map<std::string, double> out;
+  for (const auto& [k, v] : m.hit) out["hit@" + std::to_string(k)] = v;
+  for (const auto& [k, v] : m.precision) out["precision@" + std::to_string(k)] = v;
+  for (const auto& [k, v] : m.recall) out["recall@" + std::to_string(k)] = v;
+  out["mrr@10"] = m.mrr10;
+  out["ndcg@10"] = m.ndcg10;
+  return out;
+}
 
 std::map<std::string, double> Aggregate(const std::vector<EvalQueryResult>& queries) {
   std::vector<eval::QueryMetrics> metrics;
@@ -296,9 +282,10 @@ Status RecordRun(const config::Config& config, const EvalRun& run) {
   fs::create_directories(run.report_dir, ec);
   if (ec) return IoError("cannot create " + run.report_dir + ": " + ec.message());
   const fs::path dir = run.report_dir;
-  KEBAB_RETURN_IF_ERROR(WriteFile(dir / "per_query.jsonl", per_query));
-  KEBAB_RETURN_IF_ERROR(WriteFile(dir / "report.json", RunJson(run, true).dump(2) + "\n"));
-  return WriteFile(dir / "report.md", RunMarkdown(run));
+  KEBAB_RETURN_IF_ERROR(WriteFileAtomically((dir / "per_query.jsonl").string(), per_query));
+  KEBAB_RETURN_IF_ERROR(
+      WriteFileAtomically((dir / "report.json").string(), RunJson(run, true).dump(2) + "\n"));
+  return WriteFileAtomically((dir / "report.md").string(), RunMarkdown(run));
 }
 
 Result<std::optional<EvalRun>> LoadRun(store::Store& store, const std::string& run_id,

@@ -22,6 +22,9 @@ std::vector<std::string> MetricOrder(const std::map<std::string, double>& aggreg
 // How a metric's value is printed: counts whole, milliseconds to 0.1, the rest to 4 places.
 std::string FormatMetric(const std::string& name, double value);
 
+// A judged query's metric values, named as the aggregate names them ("hit@1", "ndcg@10", ...).
+std::map<std::string, double> MetricValues(const eval::QueryMetrics& m);
+
 nlohmann::json QueryJson(const EvalQueryResult& q);
 EvalQueryResult QueryFromJson(const nlohmann::json& j);
 // eval_run.v1; per-query results only when `with_queries`.

@@ -1,11 +1,6 @@
 #include "eval/internal/workspace_files.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-
+#include "core/files.h"
 #include "core/hash.h"
 #include "eval/internal/collection.h"
 
@@ -82,24 +77,7 @@ Result<bool> WriteIfChanged(const fs::path& path, std::string_view content) {
     Result<std::string> existing = ReadFile(path);
     if (existing.ok() && *existing == content) return false;
   }
-  // The pid keeps two imports into the same directory from sharing a temp file.
-  const fs::path tmp = path.string() + ".tmp-" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.close();
-    if (!out) {
-      const std::string reason = std::strerror(errno);
-      fs::remove(tmp, ec);
-      return IoError("cannot write " + tmp.string() + ": " + reason);
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    const std::string reason = ec.message();
-    fs::remove(tmp, ec);
-    return IoError("cannot write " + path.string() + ": " + reason);
-  }
+  KEBAB_RETURN_IF_ERROR(WriteFileAtomically(path.string(), content));
   return true;
 }
 
