@@ -6,35 +6,13 @@
 #include "app/ingest.h"
 #include "core/files.h"
 #include "core/hash.h"
+#include "source/ignore.h"
 #include "source/walker.h"
 
 namespace kebab::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-Status EnsureKebabignoreEntry(const std::string& root) {
-  const fs::path path = fs::path(root) / ".kebabignore";
-  std::string contents;
-  {
-    std::ifstream in(path, std::ios::binary);
-    contents.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  size_t pos = 0;
-  while (pos <= contents.size()) {
-    size_t end = contents.find('\n', pos);
-    std::string_view line(contents.data() + pos,
-                          (end == std::string::npos ? contents.size() : end) - pos);
-    if (line == "_external/" || line == "/_external/") return Status::OK();
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  std::ofstream out(path, std::ios::binary | std::ios::app);
-  if (!contents.empty() && contents.back() != '\n') out << '\n';
-  out << "_external/\n";
-  if (!out) return IoError("cannot update " + path.string());
-  return Status::OK();
-}
 
 // Writes `bytes` to <root>/_external/<hash12><ext> atomically; returns the absolute path.
 Result<std::string> StoreExternal(const std::string& root, std::string_view bytes,
@@ -47,7 +25,7 @@ Result<std::string> StoreExternal(const std::string& root, std::string_view byte
   const fs::path dir = fs::path(root) / "_external";
   fs::create_directories(dir, ec);
   if (ec) return IoError("cannot create " + dir.string() + ": " + ec.message());
-  KEBAB_RETURN_IF_ERROR(EnsureKebabignoreEntry(root));
+  KEBAB_RETURN_IF_ERROR(source::EnsureKebabignoreLine(root, "_external/"));
   const fs::path dest = dir / (Blake3Hex(bytes).substr(0, 12) + ext);
   if (!fs::exists(dest, ec)) KEBAB_RETURN_IF_ERROR(WriteFileAtomically(dest.string(), bytes));
   return dest.string();

@@ -10,6 +10,7 @@
 
 #include "eval/internal/collection.h"
 #include "eval/internal/workspace_files.h"
+#include "source/ignore.h"
 
 namespace kebab::eval {
 namespace {
@@ -192,7 +193,9 @@ Result<ImportReport> ImportCollection(const ImportOptions& options,
   KEBAB_ASSIGN_OR_RETURN(const std::string yaml, SuiteYaml(header, report.name, plan.suite));
   KEBAB_RETURN_IF_ERROR(internal::WriteIfChanged(report.suite_path, yaml).status());
   // suite.yaml is a workspace file too; the queries in it must not become a searchable document.
-  KEBAB_RETURN_IF_ERROR(internal::EnsureIgnored(out_dir, "/suite.yaml"));
+  KEBAB_RETURN_IF_ERROR(source::EnsureKebabignoreLine(
+      out_dir.string(), "/suite.yaml",
+      "# Written by kebab's collection import: the golden suite is not part of the corpus."));
   report.warnings = collection.warnings.Take();
   return report;
 }

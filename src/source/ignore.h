@@ -6,7 +6,15 @@
 #include <string_view>
 #include <vector>
 
+#include "core/status.h"
+
 namespace kebab::source {
+
+// Makes sure `root`/.kebabignore has the line `pattern` (a line differing only by a leading
+// '/' counts), appending it when missing; a new file starts with `comment_if_new` when given
+// (a "# ..." line saying who wrote it). A user's own lines are kept as they are.
+Status EnsureKebabignoreLine(const std::string& root, std::string_view pattern,
+                             std::string_view comment_if_new = {});
 
 // The patterns of one ignore file (or config list), relative to the directory `base`
 // ("" for the workspace root, else a workspace path like "notes/sub").

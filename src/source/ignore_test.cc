@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace kebab::source {
@@ -244,6 +247,30 @@ TEST(IgnoreListTest, ManyStarsDoNotBlowUp) {
   IgnoreList list("", pattern);
   EXPECT_EQ(M(list, std::string(200, 'a')), Verdict::kNone);
   EXPECT_EQ(M(list, std::string(40, 'a') + "b"), Verdict::kIgnored);
+}
+
+std::string ReadAll(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(EnsureKebabignoreLineTest, AppendsOnceAndKeepsTheUsersLines) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(testing::TempDir()) / "kebab_kebabignore_test";
+  fs::remove_all(root);
+  fs::create_directories(root);
+  ASSERT_TRUE(EnsureKebabignoreLine(root.string(), "/suite.yaml", "# by kebab").ok());
+  EXPECT_EQ(ReadAll(root / ".kebabignore"), "# by kebab\n/suite.yaml\n");
+  // Present already, anchored or not: nothing changes.
+  ASSERT_TRUE(EnsureKebabignoreLine(root.string(), "suite.yaml").ok());
+  EXPECT_EQ(ReadAll(root / ".kebabignore"), "# by kebab\n/suite.yaml\n");
+
+  std::ofstream(root / ".kebabignore", std::ios::trunc) << "drafts/";
+  ASSERT_TRUE(EnsureKebabignoreLine(root.string(), "_external/", "# unused").ok());
+  EXPECT_EQ(ReadAll(root / ".kebabignore"), "drafts/\n_external/\n");
+  fs::remove_all(root);
 }
 
 }  // namespace

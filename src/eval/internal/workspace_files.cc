@@ -98,26 +98,4 @@ Result<int> RemoveStaleMarkdown(const fs::path& dir, const std::unordered_set<st
   return static_cast<int>(stale.size());
 }
 
-Status EnsureIgnored(const fs::path& root, std::string_view pattern) {
-  const fs::path path = root / ".kebabignore";
-  std::string contents;
-  std::error_code ec;
-  if (fs::exists(path, ec)) {
-    KEBAB_ASSIGN_OR_RETURN(contents, ReadFile(path));
-  }
-  LineReader lines(contents);
-  std::string_view line;
-  while (lines.Next(&line)) {
-    if (Trim(line) == pattern) return Status::OK();
-  }
-  if (contents.empty()) {
-    contents =
-        "# Written by kebab's collection import: the golden suite is not part of the corpus.\n";
-  } else if (contents.back() != '\n') {
-    contents += '\n';
-  }
-  contents += std::string(pattern) + "\n";
-  return WriteIfChanged(path, contents).status();
-}
-
 }  // namespace kebab::eval::internal

@@ -32,7 +32,4 @@ Result<bool> WriteIfChanged(const std::filesystem::path& path, std::string_view 
 Result<int> RemoveStaleMarkdown(const std::filesystem::path& dir,
                                 const std::unordered_set<std::string>& keep);
 
-// Makes sure the .kebabignore in `root` has the line `pattern`, appending it when missing.
-Status EnsureIgnored(const std::filesystem::path& root, std::string_view pattern);
-
 }  // namespace kebab::eval::internal
