@@ -11,9 +11,12 @@
 #include <vector>
 
 #include "core/unicode.h"
+#include "llm/testing_chat.h"
 
 namespace kebab::llm {
 namespace {
+
+using testing_chat::Concat;
 
 const std::string kModels = KEBAB_TINY_MODEL_DIR;
 // Random weights around Qwen2's tokenizer and ChatML template: 2 layers, 512-token context.
@@ -53,12 +56,6 @@ Streamed Generate(LanguageModel& model, const GenerateRequest& request) {
   EXPECT_TRUE(gen.ok()) << gen.status().ToString();
   if (gen.ok()) run.gen = std::move(gen).value();
   return run;
-}
-
-std::string Concat(const std::vector<std::string>& pieces) {
-  std::string all;
-  for (const std::string& p : pieces) all += p;
-  return all;
 }
 
 TEST(LlamaChatTest, OpensWithTheFilesStemAndTheTrainedContextAsCap) {
