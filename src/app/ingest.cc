@@ -500,6 +500,7 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     const int64_t stored = static_cast<int64_t>(states.size()) + counts.new_docs;
     KEBAB_RETURN_IF_ERROR(
         store->CompactFullTextIndex(!report.aborted && (changed >= 2000 || changed * 5 >= stored)));
+    KEBAB_RETURN_IF_ERROR(store->RefreshPlannerStatistics());
     KEBAB_RETURN_IF_ERROR(store->Checkpoint());
   }
 

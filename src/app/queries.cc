@@ -232,7 +232,10 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
 
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   timer.End("open_ms");
-  if (request.mode == SearchMode::kLexical) return finish(search::LexicalSearch(*store, request));
+  if (request.mode == SearchMode::kLexical) {
+    store::Store::ReadSnapshot snapshot(*store);
+    return finish(search::LexicalSearch(*store, request));
+  }
 
   KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config));
   timer.End("model_load_ms");
@@ -264,6 +267,9 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
                          embedder->Embed({request.query}, embed::Purpose::kQuery));
   timer.End("query_embed_ms");
   search::VectorQuery vq{*space, std::move(query.at(0)), key.model, vectors};
+  // Not earlier: loading the model or rebuilding the index can take seconds, and a snapshot
+  // held that long would keep an ingest's checkpoint waiting.
+  store::Store::ReadSnapshot snapshot(*store);
   return finish(search::SemanticSearch(*store, request, vq, config.search.rrf_k));
 }
 

@@ -9,9 +9,8 @@
 namespace kebab::store {
 namespace {
 
-// The heading path counts half as much as the body text in BM25 (same weights both ways).
+// The heading path counts half as much as the body text in BM25.
 constexpr const char* kBm25 = "bm25(chunks_fts, 0.5, 1.0)";
-constexpr const char* kRankFunction = "bm25(0.5, 1.0)";
 
 // FTS5 reports bad MATCH syntax ("fts5: syntax error near …", "no such column: …") at step
 // time; that is the user's query, not a store failure.
@@ -35,10 +34,13 @@ struct Ranked {
 }  // namespace
 
 // Ranking runs in two steps so a query matching most of the corpus stays fast. Unfiltered,
-// FTS5 ranks alone (ORDER BY rank, its own top-k sorter) over a window a little deeper than
-// the page; rows are then joined for their chunk ids and ordered by (score, chunk id). That
-// is exact unless ties at the page boundary run past the window, in which case — and for
-// filtered queries — the joined query ranks instead, still without reading chunk text.
+// the FTS table alone is ranked over a window a little deeper than the page; rows are then
+// joined for their chunk ids and ordered by (score, chunk id). That is exact unless ties at
+// the page boundary run past the window, in which case — and for filtered queries — the
+// joined query ranks instead, still without reading chunk text.
+// The window orders bm25() itself, not FTS5's `rank` column: ORDER BY rank makes FTS5 sort
+// every match in a nested statement, while ORDER BY … LIMIT keeps only the window in
+// SQLite's top-N sorter (tldr-pages, `https` in most of 38,924 chunks: 42 → 15 ms).
 Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) {
   const size_t page_end = static_cast<size_t>(query.offset) + static_cast<size_t>(query.limit);
   std::vector<Ranked> ranked;
@@ -46,9 +48,9 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
   bool exact = false;
   if (query.filters.empty()) {
     constexpr size_t kTieMargin = 32;
-    Statement top(db_, std::string("SELECT rowid, -rank FROM chunks_fts WHERE chunks_fts MATCH ?1 "
-                                   "AND rank MATCH '") +
-                           kRankFunction + "' ORDER BY rank LIMIT ?2");
+    Statement top(db_, std::string("SELECT rowid, -") + kBm25 +
+                           " AS score FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY score "
+                           "DESC LIMIT ?2");
     top.Bind(1, query.match).Bind(2, static_cast<int64_t>(page_end + kTieMargin));
     while (top.Step(&st)) ranked.push_back({top.ColumnInt(0), top.ColumnDouble(1)});
     if (!st.ok()) return MapMatchError(st);

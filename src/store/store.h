@@ -148,6 +148,21 @@ class Store {
   int schema_version() const { return schema_version_; }
   const std::string& stemmer() const { return stemmer_; }
 
+  // Runs the reads made while it lives in one read transaction: they see one snapshot of the
+  // index (a concurrent ingest cannot land between them), and the WAL read lock is taken once
+  // instead of per statement, which costs more than a small lookup. Inside an open
+  // transaction it does nothing.
+  class ReadSnapshot {
+   public:
+    explicit ReadSnapshot(Store& store);
+    ~ReadSnapshot();
+    ReadSnapshot(const ReadSnapshot&) = delete;
+    ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+   private:
+    sqlite3* db_ = nullptr;  // null when the snapshot did not begin a transaction
+  };
+
   // --- ingest side ---
   Result<std::unordered_map<std::string, StoredDocState>> LoadDocStates();
   // Replaces whatever document is stored at doc.workspace_path with this one, atomically
@@ -195,6 +210,9 @@ class Store {
   // Merges FTS5 segments: all of them into one when `full` (cost grows with the index, so
   // for large rewrites only), else a bounded incremental merge.
   Status CompactFullTextIndex(bool full);
+  // Lets SQLite re-analyze tables whose shape a write changed (PRAGMA optimize). Ingest runs
+  // it after a run that changed the corpus; readers never pay for it.
+  Status RefreshPlannerStatistics();
 
   // --- embedding spaces and vectors (store/vectors.cc) ---
   Result<std::optional<int64_t>> FindSpaceId(const SpaceKey& key);

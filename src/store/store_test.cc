@@ -81,6 +81,28 @@ TEST_F(StoreTest, WriteSearchAndReplace) {
   EXPECT_EQ(stats->fts_rows, 2);
 }
 
+TEST_F(StoreTest, ReadSnapshotHidesWritesCommittedWhileItLives) {
+  auto writer = Open();
+  ASSERT_TRUE(writer);
+  ASSERT_TRUE(writer->WriteDocument(MakeDoc("a.md", {"alpha"})).ok());
+  auto reader = Open("english", /*readonly=*/true);
+  ASSERT_TRUE(reader);
+  {
+    Store::ReadSnapshot snapshot(*reader);
+    EXPECT_EQ(Search(*reader, "alpha").size(), 1u);
+    ASSERT_TRUE(writer->WriteDocument(MakeDoc("b.md", {"alpha again"})).ok());
+    EXPECT_EQ(Search(*reader, "alpha").size(), 1u);
+    EXPECT_EQ(reader->Stats()->doc_count, 1);
+    {
+      Store::ReadSnapshot nested(*reader);  // joins the open snapshot
+      EXPECT_EQ(Search(*reader, "alpha").size(), 1u);
+    }
+    EXPECT_EQ(Search(*reader, "alpha").size(), 1u);
+  }
+  EXPECT_EQ(Search(*reader, "alpha").size(), 2u);
+  EXPECT_EQ(reader->Stats()->doc_count, 2);
+}
+
 TEST_F(StoreTest, BlocksOfEachDocumentSurviveReplacingItsNeighbour) {
   auto s = Open();
   ASSERT_TRUE(s);

@@ -333,10 +333,7 @@ Result<std::vector<VectorHit>> Store::NameAndRank(std::vector<VectorHit> hits, i
   const size_t wanted = static_cast<size_t>(std::max(depth, 0));
   std::vector<VectorHit> out;
   out.reserve(std::min(hits.size(), wanted));
-  // One read transaction for all the lookups: outside one, every statement opens and closes
-  // its own (WAL read lock, wal-index header), which cost more than the lookups themselves.
-  const bool own_transaction = sqlite3_get_autocommit(db_) != 0;
-  if (own_transaction) KEBAB_RETURN_IF_ERROR(Prepared("BEGIN").Run());
+  ReadSnapshot snapshot(*this);
   Status st;
   for (VectorHit& h : hits) {
     // Hits tied with the last one kept still compete for the cut on chunk id.
@@ -348,10 +345,6 @@ Result<std::vector<VectorHit>> Store::NameAndRank(std::vector<VectorHit> hits, i
     }
     q.Reset();
     if (!st.ok()) break;
-  }
-  if (own_transaction) {
-    const Status ended = Prepared("COMMIT").Run();
-    if (st.ok()) st = ended;
   }
   KEBAB_RETURN_IF_ERROR(st);
   std::sort(out.begin(), out.end(), RanksBefore);

@@ -159,7 +159,7 @@ bool Normalize(std::string_view src, utf8proc_option_t options, std::vector<utf8
 // direct-mapped cache skips most stemmer calls (otherwise the larger part of tokenizing).
 class CachedStemmer {
  public:
-  explicit CachedStemmer(sb_stemmer* stemmer) : stemmer_(stemmer), entries_(kEntries) {}
+  explicit CachedStemmer(sb_stemmer* stemmer) : stemmer_(stemmer) {}
   ~CachedStemmer() { sb_stemmer_delete(stemmer_); }
   CachedStemmer(const CachedStemmer&) = delete;
   CachedStemmer& operator=(const CachedStemmer&) = delete;
@@ -167,6 +167,12 @@ class CachedStemmer {
   // The stem of non-empty `word`; valid until the next call.
   std::string_view Stem(std::string_view word) {
     if (word.size() > kMaxCachedBytes) return StemUncached(word);
+    // A query stems a handful of words; building the 256 KB table would cost it more than
+    // the stems (and every `kebab search` process pays it), so the table waits for volume.
+    if (entries_.empty()) {
+      if (++uncached_calls_ < kCallsBeforeCaching) return StemUncached(word);
+      entries_.resize(kEntries);
+    }
     Entry& entry = entries_[Hash(word) & (kEntries - 1)];
     if (entry.word != word) {
       entry.stem.assign(StemUncached(word));
@@ -178,6 +184,7 @@ class CachedStemmer {
  private:
   static constexpr size_t kEntries = 4096;  // power of two
   static constexpr size_t kMaxCachedBytes = 32;
+  static constexpr size_t kCallsBeforeCaching = 8192;
 
   struct Entry {
     std::string word;  // empty = unused; empty words are never stemmed
@@ -198,6 +205,7 @@ class CachedStemmer {
   }
 
   sb_stemmer* stemmer_;
+  size_t uncached_calls_ = 0;
   std::vector<Entry> entries_;
 };
 
