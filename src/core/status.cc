@@ -47,6 +47,13 @@ Status Status::WithContext(std::string_view context) const {
   return Status(code_, std::string(context) + ": " + message_, hint_);
 }
 
+Status Status::WithContext(std::string_view what, std::string_view which) const {
+  if (ok()) return *this;
+  std::string context(what);
+  context.append(which);
+  return WithContext(context);
+}
+
 Status Status::WithHint(std::string hint) const {
   if (ok()) return *this;
   return Status(code_, message_, std::move(hint));

@@ -53,6 +53,9 @@ class [[nodiscard]] Status {
 
   // Returns a copy whose message is prefixed with `context: `.
   Status WithContext(std::string_view context) const;
+  // The same with the context in two parts ("chunk ", id), joined only when this is an
+  // error: hot loops pay nothing for the context of a failure they do not have.
+  Status WithContext(std::string_view what, std::string_view which) const;
   Status WithHint(std::string hint) const;
 
   std::string ToString() const;

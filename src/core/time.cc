@@ -31,9 +31,18 @@ bool ReadDigits(std::string_view s, size_t pos, size_t n, int* out) {
 }  // namespace
 
 std::string NowRfc3339() {
-  auto now = std::chrono::system_clock::now();
-  return FormatRfc3339(
-      std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count());
+  // Ingest stamps every document and progress event; formatting once per second per thread
+  // keeps gmtime and snprintf out of that loop.
+  thread_local int64_t formatted_second = -1;
+  thread_local std::string formatted;
+  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  if (now != formatted_second) {
+    formatted = FormatRfc3339(now);
+    formatted_second = now;
+  }
+  return formatted;
 }
 
 std::string FormatRfc3339(int64_t epoch_seconds) {

@@ -264,13 +264,13 @@ Status Store::WriteDocument(const DocumentWrite& write) {
         Prepared("INSERT OR IGNORE INTO assets(asset_id, source_uri, workspace_path, "
                  "media_type, byte_len, checksum, storage_kind, storage_path, discovered_at) "
                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'reference', ?2, ?7)")
-            .Bind(1, w.asset.asset_id)
-            .Bind(2, w.asset.source_uri)
-            .Bind(3, w.asset.workspace_path)
-            .Bind(4, MediaKindName(w.asset.media))
+            .BindRef(1, w.asset.asset_id)
+            .BindRef(2, w.asset.source_uri)
+            .BindRef(3, w.asset.workspace_path)
+            .BindRef(4, MediaKindName(w.asset.media))
             .Bind(5, static_cast<int64_t>(w.asset.byte_len))
-            .Bind(6, w.asset.checksum)
-            .Bind(7, w.asset.discovered_at)
+            .BindRef(6, w.asset.checksum)
+            .BindRef(7, w.asset.discovered_at)
             .Run());
     KEBAB_RETURN_IF_ERROR(
         Prepared("INSERT INTO documents(doc_id, asset_id, workspace_path, title, lang, "
@@ -279,30 +279,30 @@ Status Store::WriteDocument(const DocumentWrite& write) {
                  "updated_at, ingested_at, source_uri, first_block_rowid, block_count) VALUES "
                  "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
                  "?18, ?19, ?20)")
-            .Bind(1, doc.doc_id)
-            .Bind(2, doc.asset_id)
-            .Bind(3, doc.workspace_path)
-            .Bind(4, doc.title)
-            .Bind(5, doc.lang)
-            .Bind(6, SourceTypeName(doc.metadata.source_type))
-            .Bind(7, TrustLevelName(doc.metadata.trust_level))
-            .Bind(8, doc.parser_version)
-            .Bind(9, w.chunker_version)
-            .Bind(10, w.policy_hash)
+            .BindRef(1, doc.doc_id)
+            .BindRef(2, doc.asset_id)
+            .BindRef(3, doc.workspace_path)
+            .BindRef(4, doc.title)
+            .BindRef(5, doc.lang)
+            .BindRef(6, SourceTypeName(doc.metadata.source_type))
+            .BindRef(7, TrustLevelName(doc.metadata.trust_level))
+            .BindRef(8, doc.parser_version)
+            .BindRef(9, w.chunker_version)
+            .BindRef(10, w.policy_hash)
             .Bind(11, doc.doc_version)
             .Bind(12, doc.schema_version)
-            .Bind(13, enc.metadata)
-            .Bind(14, enc.provenance)
-            .Bind(15, doc.metadata.created_at)
-            .Bind(16, doc.metadata.updated_at)
-            .Bind(17, now)
-            .Bind(18, w.asset.source_uri)
+            .BindRef(13, enc.metadata)
+            .BindRef(14, enc.provenance)
+            .BindRef(15, doc.metadata.created_at)
+            .BindRef(16, doc.metadata.updated_at)
+            .BindRef(17, now)
+            .BindRef(18, w.asset.source_uri)
             .Bind(19, first_block)
             .Bind(20, static_cast<int64_t>(doc.blocks.size()))
             .Run());
     Statement& tag = Prepared("INSERT OR IGNORE INTO document_tags(doc_id, tag) VALUES (?1, ?2)");
     for (const auto& t : doc.metadata.tags) {
-      KEBAB_RETURN_IF_ERROR(tag.Bind(1, doc.doc_id).Bind(2, t).Run());
+      KEBAB_RETURN_IF_ERROR(tag.BindRef(1, doc.doc_id).BindRef(2, t).Run());
     }
     KEBAB_RETURN_IF_ERROR(InsertBlocks(w, first_block));
     return InsertChunks(w, now);
@@ -337,7 +337,7 @@ Status Store::InsertBlocks(const DocumentWrite& w, int64_t first_rowid) {
                               .BindRef(7, enc.block_span[i])
                               .BindRef(8, enc.block_payload[i])
                               .Run()
-                              .WithContext("block " + b.block_id));
+                              .WithContext("block ", b.block_id));
   }
   return Status::OK();
 }
@@ -373,17 +373,17 @@ Status Store::InsertChunks(const DocumentWrite& w, const std::string& now) {
     if (c.section_label.empty()) {
       chunk.BindNull(6);
     } else {
-      chunk.Bind(6, c.section_label);
+      chunk.BindRef(6, c.section_label);
     }
     KEBAB_RETURN_IF_ERROR(chunk.BindRef(7, enc.chunk_spans[i])
                               .Bind(8, c.token_estimate)
-                              .Bind(9, c.chunker_version)
-                              .Bind(10, c.policy_hash)
+                              .BindRef(9, c.chunker_version)
+                              .BindRef(10, c.policy_hash)
                               .BindRef(11, enc.chunk_block_ids[i])
-                              .Bind(12, now)
+                              .BindRef(12, now)
                               .Bind(13, ++rowid)
                               .Run()
-                              .WithContext("chunk " + c.chunk_id));
+                              .WithContext("chunk ", c.chunk_id));
     std::optional<text::ScopedTokenReplay> replay;
     if (i < enc.chunk_text_tokens.size()) {
       replay.emplace(enc.chunk_heading[i], enc.chunk_heading_tokens[i], c.text,
