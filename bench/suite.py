@@ -23,10 +23,12 @@ interrupted suite keeps what it measured. A second suite on the same day gets -2
 plumbing in a few minutes; its files are named YYYY-MM-DD-quick and are never for the README.
 --full adds the 1M-vector size (about 30 minutes per run on 2 cores).
 --readme FILE.json prints that result's table and puts it into README.md between the
-<!-- bench:start --> and <!-- bench:end --> markers.
+<!-- bench:start --> and <!-- bench:end --> markers. Given several files (oldest first), each
+benchmark's rows come from the last file that measured it, so a re-run of some benchmarks
+(--only) refreshes their rows and keeps the rest.
 
 Usage: bench/suite.py [--runs 5] [--only lexical,vector,...] [--quick] [--full] [--no-build]
-       bench/suite.py --readme bench/results/YYYY-MM-DD.json
+       bench/suite.py --readme bench/results/YYYY-MM-DD.json [LATER.json ...]
 """
 import argparse
 import collections
@@ -555,33 +557,51 @@ def ensure_faiss():
 
 
 # ---------------------------------------------------------------------------------- README
-def readme_block(report, json_path):
+def readme_block(reports):
     """What goes between the README's markers: where the numbers come from, then the rows that
-    have a target or a floor, all benchmarks in one table."""
-    m, k = report["machine"], report["kebab"]
-    md = os.path.relpath(os.path.splitext(json_path)[0] + ".md", REPO)
-    rows, benches = [], []
-    for name, entry in report["benchmarks"].items():
-        if entry["results"]:
-            headline = [r for r in bench_table(name, entry["results"])[1] if r.headline]
-            rows += headline
-            benches += [name] * len(headline)
-    about = (f"Medians of {report['runs']} runs per benchmark, {report['date']}, "
-             f"`{k['version']}` at {k['commit'][:12]}; {m['cpu']}, {m['nproc']} CPUs, "
-             f"{m['ram_gib']} GiB RAM. `{report['command']}` measured it; every number, its "
-             f"spread and the load average of each run are in [{md}]({md}).")
-    return [textwrap.fill(about, 100), ""] + table(rows, spread=False, benches=benches)
+    have a target or a floor, all benchmarks in one table. `reports` is [(json path, report)];
+    each benchmark comes from the last report that measured it, so a partial suite re-run can
+    refresh its rows and keep the others."""
+    newest = {}
+    for path, report in reports:
+        for name, entry in report["benchmarks"].items():
+            if entry["results"]:
+                newest[name] = (path, report)
+    rows, benches, sources = [], [], collections.OrderedDict()
+    for name in BENCHES:
+        if name not in newest:
+            continue
+        path, report = newest[name]
+        headline = [r for r in bench_table(name, report["benchmarks"][name]["results"])[1]
+                    if r.headline]
+        rows += headline
+        benches += [name] * len(headline)
+        sources.setdefault(path, (report, []))[1].append(name)
+    about = []
+    for path, (report, names) in sources.items():
+        m, k = report["machine"], report["kebab"]
+        md = os.path.relpath(os.path.splitext(path)[0] + ".md", REPO)
+        which = "" if len(sources) == 1 else f"{', '.join(names)}: "
+        about.append(f"{which}medians of {report['runs']} runs per benchmark, {report['date']}, "
+                     f"`{k['version']}` at {k['commit'][:12]}; {m['cpu']}, {m['nproc']} CPUs, "
+                     f"{m['ram_gib']} GiB RAM. `{report['command']}` measured it; every number, "
+                     f"its spread and the load average of each run are in [{md}]({md}).")
+    text = " ".join(a[0].upper() + a[1:] for a in about)
+    return [textwrap.fill(text, 100), ""] + table(rows, spread=False, benches=benches)
 
 
-def update_readme(json_path):
-    with open(json_path, encoding="utf-8") as f:
-        report = json.load(f)
-    if report["quick"]:
-        sys.exit(f"{json_path} is a --quick run: not for the README")
-    if report["runs"] < MIN_PUBLISHED_RUNS:
-        sys.exit(f"{json_path} has {report['runs']} runs per benchmark; the README's table "
-                 f"needs at least {MIN_PUBLISHED_RUNS}")
-    block = "\n".join(readme_block(report, os.path.abspath(json_path)))
+def update_readme(json_paths):
+    reports = []
+    for json_path in json_paths:
+        with open(json_path, encoding="utf-8") as f:
+            report = json.load(f)
+        if report["quick"]:
+            sys.exit(f"{json_path} is a --quick run: not for the README")
+        if report["runs"] < MIN_PUBLISHED_RUNS:
+            sys.exit(f"{json_path} has {report['runs']} runs per benchmark; the README's table "
+                     f"needs at least {MIN_PUBLISHED_RUNS}")
+        reports.append((os.path.abspath(json_path), report))
+    block = "\n".join(readme_block(reports))
     with open(README, encoding="utf-8") as f:
         text = f.read()
     start, end = (text.find(m) for m in MARKERS)
@@ -604,8 +624,9 @@ def main():
                     help="also the sizes that take long (vector 1M: ~30 min per run)")
     ap.add_argument("--no-build", action="store_true",
                     help="run what build/ has instead of building the benchmarks first")
-    ap.add_argument("--readme", metavar="RESULTS.json",
-                    help="put that result's table into README.md (and print it), then stop")
+    ap.add_argument("--readme", metavar="RESULTS.json", nargs="+",
+                    help="put that result's table into README.md (and print it), then stop; "
+                         "with several, each benchmark comes from the last file that has it")
     args = ap.parse_args()
     if args.readme:
         return update_readme(args.readme)

@@ -1,5 +1,7 @@
 #include "app/wire.h"
 
+#include "core/json_text.h"
+#include "core/unicode.h"
 #include "search/snippet.h"
 
 namespace kebab::app::wire {
@@ -261,6 +263,43 @@ json IngestReport(const app::IngestReport& r) {
     j["items"] = items;
   }
   return j;
+}
+
+std::string IngestProgressLine(const IngestEvent& e) {
+  using K = IngestEvent::Kind;
+  const bool per_file = e.kind == K::kAssetStarted || e.kind == K::kAssetFinished;
+  // Invalid UTF-8 (a file name is bytes) gets nlohmann's replacement characters.
+  if (!per_file || !IsValidUtf8(e.path) || !IsValidUtf8(e.media)) {
+    return IngestProgress(e).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  }
+  // Keys in the order nlohmann's std::map-backed objects print them.
+  std::string line;
+  line.reserve(160 + e.path.size());
+  auto key = [&](const char* k) {
+    line += line.empty() ? "{\"" : ",\"";
+    line += k;
+    line += "\":";
+  };
+  auto number = [&](const char* k, int64_t v) {
+    key(k);
+    line += std::to_string(v);
+  };
+  auto text = [&](const char* k, std::string_view v) {
+    key(k);
+    AppendJsonString(line, v);
+  };
+  if (e.kind == K::kAssetFinished) number("chunks", e.chunks);
+  number("idx", e.idx);
+  text("kind", e.kind == K::kAssetFinished ? "asset_finished" : "asset_started");
+  if (e.kind == K::kAssetStarted) text("media", e.media);
+  if (e.kind == K::kAssetFinished) number("ms", e.ms);
+  text("path", e.path);
+  if (e.kind == K::kAssetFinished) text("result", e.result);
+  text("schema_version", "ingest_progress.v1");
+  number("total", e.total);
+  text("ts", e.ts);
+  line += "}\n";
+  return line;
 }
 
 json IngestProgress(const IngestEvent& e) {

@@ -119,7 +119,7 @@ int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
   ProgressBar bar(!out.quiet && out.stderr_tty);
   app::IngestEventSink sink = [&](const app::IngestEvent& e) {
     if (out.json) {
-      out.Json(app::wire::IngestProgress(e));
+      out.JsonLine(app::wire::IngestProgressLine(e));
     } else {
       bar.OnEvent(e);
     }
