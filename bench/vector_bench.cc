@@ -13,7 +13,8 @@
 //          [--exact-queries N] [--threads 2] [--work DIR] [--keep]
 //          [--engines kebab,usearch,faiss] [--faiss-hnsw-max 10000]
 //          [--clusters N/500] [--rank 16] [--spread 0.6] [--noise 0.25] [--seed 42]
-//          [--json-out PATH]
+//          [--json-out PATH] [--connectivity 16] [--expansion-add 128]
+//          [--expansion-search 64]
 // --json-out also writes every size's rows (the printed numbers, units in the key names) as one
 // JSON object to PATH, for bench/suite.py.
 #include "vector_bench.h"
@@ -248,12 +249,15 @@ nlohmann::json RowsJson(const std::vector<Row>& rows, int k) {
 }
 
 int Usage(const char* argv0) {
-  std::fprintf(stderr,
-               "usage: %s [--sizes 10000,100000,1000000] [--queries 1000] [--exact-queries N]\n"
-               "       [--threads 2] [--work DIR] [--keep] [--engines kebab,usearch,faiss]\n"
-               "       [--faiss-hnsw-max 10000] [--clusters N/500] [--rank 16] [--spread 0.6]\n"
-               "       [--noise 0.25] [--seed 42] [--json-out PATH]\n",
-               argv0);
+  std::fprintf(
+      stderr,
+      "usage: %s [--sizes 10000,100000,1000000] [--queries 1000] [--exact-queries N]\n"
+      "       [--threads 2] [--work DIR] [--keep] [--engines kebab,usearch,faiss]\n"
+      "       [--faiss-hnsw-max 10000] [--clusters N/500] [--rank 16] [--spread 0.6]\n"
+      "       [--noise 0.25] [--seed 42] [--json-out PATH]\n"
+      "       [--connectivity 16] [--expansion-add 128] [--expansion-search 64]\n"
+      "  The last three shape the HNSW graph of every engine (kebab's index.* settings).\n",
+      argv0);
   return 2;
 }
 
@@ -442,6 +446,12 @@ int main(int argc, char** argv) {
       o.faiss_hnsw_max = std::stoull(value);
     } else if (flag == "--json-out") {
       json_out = value;
+    } else if (flag == "--connectivity") {
+      o.index.connectivity = std::max(2, std::stoi(value));
+    } else if (flag == "--expansion-add") {
+      o.index.expansion_add = std::max(1, std::stoi(value));
+    } else if (flag == "--expansion-search") {
+      o.index.expansion_search = std::max(1, std::stoi(value));
     } else {
       return Usage(argv[0]);
     }

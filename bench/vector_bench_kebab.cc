@@ -255,7 +255,7 @@ std::vector<Row> KebabRows(const Dataset& d, const RunOptions& o) {
     rows.push_back({.id = "kebab." + name + ".rescore",
                     .engine = "kebab " + name,
                     .what = "walk + re-score (Search 19, no SQLite)",
-                    .note = "what NearestChunks adds to this is naming hits in SQLite",
+                    .note = "NearestChunks adds the stamp check (SQLite) and naming the hits",
                     .search =
                         [st, ix, k](size_t q) {
                           std::vector<index::Neighbor> found =

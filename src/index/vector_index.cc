@@ -72,6 +72,7 @@ Result<std::unique_ptr<VectorIndex>> OpenIndex(store::Store& store, int64_t spac
       r.kind = IndexKind::kHnsw;
       r.vectors = (*opened)->size();
       r.path = path_of(hnsw);
+      (*opened)->set_stamp(stamp);
       return opened;
     }
   }
@@ -82,6 +83,7 @@ Result<std::unique_ptr<VectorIndex>> OpenIndex(store::Store& store, int64_t spac
       r.vectors = (*opened)->size();
       r.memory_mapped = true;
       r.path = path_of(exact);
+      (*opened)->set_stamp(stamp);
       return opened;
     }
   }
@@ -113,8 +115,10 @@ Result<std::unique_ptr<VectorIndex>> OpenIndex(store::Store& store, int64_t spac
   if (!r.warning.empty()) {
     r.path.clear();
   } else if (!dir.empty()) {
-    internal::RetireOthers(dir, {r.path, r.path + ".keys", r.path + ".f32"});
+    internal::RetireOthers(dir, {r.path, internal::IdsPath(r.path), r.path + ".keys",
+                                 r.path + ".f32", internal::IdsPath(r.path + ".f32")});
   }
+  index->set_stamp(stamp);
   return index;
 }
 

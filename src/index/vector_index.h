@@ -68,6 +68,18 @@ class VectorIndex {
   // the index keeps (an f32 index, or an HNSW cache's ".f32" companion file). False, with
   // `neighbors` unchanged, when it keeps none or lacks one of them: re-score from the store.
   virtual bool Rescore(const float* query, std::vector<Neighbor>* neighbors) const = 0;
+  // The chunk id of each neighbour, from the ids kept beside the index. False, with `ids`
+  // unchanged, when it keeps none (a cache written before it kept them): name them from the
+  // store. The ids are right only while the store is at stamp().
+  virtual bool ChunkIds(const std::vector<Neighbor>& neighbors,
+                        std::vector<std::string>* ids) const = 0;
+
+  // The store state the index was built from or found current for.
+  const store::VectorIndexStamp& stamp() const { return stamp_; }
+  void set_stamp(store::VectorIndexStamp stamp) { stamp_ = std::move(stamp); }
+
+ private:
+  store::VectorIndexStamp stamp_;
 };
 
 // The current index of `space_id` (of `dimensions`), from the cache when it is fresh, else

@@ -124,6 +124,17 @@ class VectorIndexTest : public ::testing::Test {
     return out;
   }
 
+  // The chunk ids the store has for `hits`, in the same order.
+  std::vector<std::string> StoreIds(const std::vector<Neighbor>& hits) {
+    auto rows = store_->ChunksByRowid(Rowids(hits));
+    EXPECT_TRUE(rows.ok());
+    std::map<int64_t, std::string> by_rowid;
+    for (const auto& r : *rows) by_rowid[r.chunk_rowid] = r.chunk.chunk.chunk_id;
+    std::vector<std::string> out;
+    for (const Neighbor& n : hits) out.push_back(by_rowid.at(n.chunk_rowid));
+    return out;
+  }
+
   fs::path dir_;
   std::unique_ptr<store::Store> store_;
   int64_t space_ = 0;
@@ -275,6 +286,50 @@ TEST_F(VectorIndexTest, HnswRescoresWithExactFloat32VectorsLikeTheStore) {
   const auto want32 = expected(hits32);
   ASSERT_TRUE(flat32->Rescore(query.data(), &hits32));
   for (const Neighbor& n : hits32) EXPECT_EQ(n.similarity, want32.at(n.chunk_rowid));
+}
+
+TEST_F(VectorIndexTest, BothKindsNameTheirHitsWithTheStoresChunkIds) {
+  AddDocuments("a", 30, 10);
+  auto stamp = store_->IndexStamp();
+  ASSERT_TRUE(stamp.ok());
+  const std::vector<float> query = vectors_.Next();
+  for (long long exact_max : {100000LL, 100LL}) {
+    for (bool reopened : {false, true}) {
+      OpenReport report;
+      auto index = Open(Options(exact_max), &report);  // built, then read back from the cache
+      ASSERT_TRUE(index);
+      EXPECT_EQ(report.rebuilt, !reopened);
+      EXPECT_EQ(index->stamp(), *stamp);
+      const std::vector<Neighbor> hits = index->Search(query.data(), 15, nullptr);
+      ASSERT_EQ(hits.size(), 15u);
+      std::vector<std::string> ids;
+      ASSERT_TRUE(index->ChunkIds(hits, &ids)) << report.path;
+      EXPECT_EQ(ids, StoreIds(hits)) << report.path;
+      std::vector<Neighbor> unknown = {{999999, 0.5f}};
+      EXPECT_FALSE(index->ChunkIds(unknown, &ids));
+      EXPECT_EQ(ids.size(), 15u);
+    }
+  }
+}
+
+TEST_F(VectorIndexTest, CacheWithoutIdsStillSearchesAndLeavesNamingToTheStore) {
+  AddDocuments("a", 10, 10);
+  for (long long exact_max : {100000LL, 50LL}) {
+    OpenReport first;
+    ASSERT_TRUE(Open(Options(exact_max), &first));
+    const std::string flat = exact_max == 50 ? first.path + ".f32" : first.path;
+    ASSERT_TRUE(fs::remove(flat + ".ids")) << flat;
+    OpenReport second;
+    auto index = Open(Options(exact_max), &second);
+    ASSERT_TRUE(index);
+    EXPECT_FALSE(second.rebuilt);
+    const std::vector<float> query = vectors_.Next();
+    const std::vector<Neighbor> hits = index->Search(query.data(), 5, nullptr);
+    EXPECT_EQ(hits.size(), 5u);
+    std::vector<std::string> ids;
+    EXPECT_FALSE(index->ChunkIds(hits, &ids));
+    EXPECT_TRUE(ids.empty());
+  }
 }
 
 TEST_F(VectorIndexTest, ChangingExactMaxSwitchesKind) {

@@ -82,8 +82,10 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
   size_t r = 0;
   for (size_t i = 0; i < page.size(); ++i) {
     const FusedHit& f = page[i];
-    while (r < rows.size() && rows[r].chunk_rowid != f.chunk_rowid) ++r;
-    if (r == rows.size()) break;  // deleted since it was ranked
+    size_t found = r;
+    while (found < rows.size() && rows[found].chunk_rowid != f.chunk_rowid) ++found;
+    if (found == rows.size()) continue;  // deleted since it was ranked; the rest may not be
+    r = found;
     SearchHit hit = internal::BuildHit(std::move(rows[r]),
                                        static_cast<int>(offset + static_cast<int64_t>(i) + 1),
                                        terms, analyzer, request.snippet_chars);

@@ -244,9 +244,10 @@ Result<std::vector<VectorHit>> Store::ExactVectorSearch(int64_t space_id,
 }
 
 Result<VectorIndexStamp> Store::IndexStamp() {
-  Statement q(db_,
-              "SELECT key, value FROM kv WHERE key IN ('store_id', 'corpus_revision', "
-              "'vectors_revision')");
+  // Prepared once: a vector search checks the stamp of its index on every query.
+  Statement& q = Prepared(
+      "SELECT key, value FROM kv WHERE key IN ('store_id', 'corpus_revision', "
+      "'vectors_revision')");
   VectorIndexStamp stamp;
   Status st;
   while (q.Step(&st)) {
@@ -259,6 +260,7 @@ Result<VectorIndexStamp> Store::IndexStamp() {
       stamp.vectors_revision = std::stoll(q.ColumnText(1));
     }
   }
+  q.Reset();
   if (!st.ok()) return st;
   return stamp;
 }
@@ -273,14 +275,15 @@ Result<int64_t> Store::CountChunkVectors(int64_t space_id) {
 Status Store::ScanSpaceVectors(int64_t space_id,
                                const std::function<Status(const ChunkVector&)>& fn) {
   Statement q(db_,
-              "SELECT c.chunk_rowid, c.text_hash, e.vector FROM chunks c JOIN embeddings e ON "
-              "e.space_id = ?1 AND e.text_hash = c.text_hash ORDER BY c.chunk_rowid");
+              "SELECT c.chunk_rowid, c.chunk_id, c.text_hash, e.vector FROM chunks c JOIN "
+              "embeddings e ON e.space_id = ?1 AND e.text_hash = c.text_hash "
+              "ORDER BY c.chunk_rowid");
   q.Bind(1, space_id);
   Status st;
   while (q.Step(&st)) {
-    const std::string_view blob = q.ColumnBlob(2);
-    KEBAB_RETURN_IF_ERROR(
-        fn({q.ColumnInt(0), q.ColumnBlob(1), reinterpret_cast<const float*>(blob.data())}));
+    const std::string_view blob = q.ColumnBlob(3);
+    KEBAB_RETURN_IF_ERROR(fn({q.ColumnInt(0), q.ColumnView(1), q.ColumnBlob(2),
+                              reinterpret_cast<const float*>(blob.data())}));
   }
   return st;
 }
@@ -326,6 +329,13 @@ Result<std::vector<VectorHit>> Store::ScoreChunks(int64_t space_id, const std::v
   return out;
 }
 
+void RankVectorHits(std::vector<VectorHit>* hits, int depth) {
+  std::sort(hits->begin(), hits->end(), RanksBefore);
+  if (hits->size() > static_cast<size_t>(std::max(depth, 0))) {
+    hits->resize(static_cast<size_t>(std::max(depth, 0)));
+  }
+}
+
 Result<std::vector<VectorHit>> Store::NameAndRank(std::vector<VectorHit> hits, int depth) {
   std::sort(hits.begin(), hits.end(),
             [](const VectorHit& a, const VectorHit& b) { return a.similarity > b.similarity; });
@@ -347,8 +357,7 @@ Result<std::vector<VectorHit>> Store::NameAndRank(std::vector<VectorHit> hits, i
     if (!st.ok()) break;
   }
   KEBAB_RETURN_IF_ERROR(st);
-  std::sort(out.begin(), out.end(), RanksBefore);
-  if (out.size() > wanted) out.resize(wanted);
+  RankVectorHits(&out, depth);
   return out;
 }
 

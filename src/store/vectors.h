@@ -39,17 +39,24 @@ struct VectorHit {
   float similarity = 0;  // cosine (vectors are unit length)
 };
 
+// Orders `hits` best first, ties by chunk id (the order of every vector ranking), and keeps
+// the first `depth`.
+void RankVectorHits(std::vector<VectorHit>* hits, int depth);
+
 // What a vector index built from the store is stamped with: it is current exactly when all
 // three are unchanged.
 struct VectorIndexStamp {
   std::string store_id;  // random per database (kv store_id)
   int64_t corpus_revision = 0;
   int64_t vectors_revision = 0;
+
+  bool operator==(const VectorIndexStamp&) const = default;
 };
 
 // One chunk's vector, as ScanSpaceVectors hands it out (valid during the callback only).
 struct ChunkVector {
   int64_t chunk_rowid = 0;
+  std::string_view chunk_id;
   std::string_view text_hash;  // 16 raw bytes
   const float* vector = nullptr;
 };

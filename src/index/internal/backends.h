@@ -4,8 +4,10 @@
 //   HNSW  — a USearch graph, refreshed in place when stale (changed chunks removed and added).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,17 +33,19 @@ Result<std::unique_ptr<VectorIndex>> BuildFlat(store::Store& store, int64_t spac
                                                const Shape& shape, const std::string& path,
                                                std::string* warning);
 // Flat over `keys` (ascending) and their float32 vectors (dims floats each), stored as
-// shape.scalar; written to `path` like BuildFlat.
+// shape.scalar, with the chunks' packed ids when known (chunk_ids.h); written to `path` (and
+// the ids beside it) like BuildFlat.
 Result<std::unique_ptr<VectorIndex>> MakeFlat(int dims, const Shape& shape,
                                               std::vector<int64_t> keys,
                                               const std::vector<float>& vectors,
+                                              std::optional<std::vector<std::byte>> ids,
                                               const std::string& path, std::string* warning);
 Result<std::unique_ptr<VectorIndex>> OpenFlat(const std::string& path, int dims,
                                               const Shape& shape);
 
 // HNSW: `previous`, when not empty, is an older generation of the same shape to refresh
 // instead of building from scratch (ignored when too much changed, or unreadable). Written to
-// `path` (plus `path`.keys) when not empty.
+// `path` (plus its companion files) when not empty.
 struct HnswBuild {
   std::unique_ptr<VectorIndex> index;
   bool refreshed = false;

@@ -38,6 +38,10 @@ std::optional<std::string> FindGeneration(const std::string& dir, std::string_vi
   return newest;
 }
 
+std::string IdsPath(const std::string& index_path) {
+  return index_path + ".ids";
+}
+
 Status WriteAtomically(const std::string& path,
                        const std::function<Status(const std::string& tmp_path)>& write) {
   std::error_code ec;

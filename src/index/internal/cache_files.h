@@ -25,6 +25,9 @@ std::string GenerationName(const store::VectorIndexStamp& stamp, std::string_vie
 // The newest file in `dir` whose name ends with ".{shape}" (any revisions), if there is one.
 std::optional<std::string> FindGeneration(const std::string& dir, std::string_view shape);
 
+// Where the chunk ids of the index file at `index_path` are kept (chunk_ids.h).
+std::string IdsPath(const std::string& index_path);
+
 // Writes through `write(tmp_path)` then renames onto `path`, so readers never see half a file.
 Status WriteAtomically(const std::string& path,
                        const std::function<Status(const std::string& tmp_path)>& write);

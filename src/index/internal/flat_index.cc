@@ -5,20 +5,19 @@
 //   [0, 64)       header: "KEBABFX1", dims u32, bytes per vector u32, count u64, zero padding
 //   [64, …)       count chunk rowids, i64, ascending
 //   [aligned 64)  count vectors of `bytes per vector`
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+// and beside it, "<file>.ids": the chunk ids in the same order (chunk_ids.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <queue>
 #include <usearch/index_dense.hpp>
 #include <vector>
 
 #include "index/internal/backends.h"
 #include "index/internal/cache_files.h"
+#include "index/internal/chunk_ids.h"
+#include "index/internal/mapped_file.h"
 #include "index/internal/usearch_types.h"
 
 namespace kebab::index::internal {
@@ -41,35 +40,6 @@ size_t VectorsOffset(uint64_t count) {
   return (end_of_keys + 63) / 64 * 64;
 }
 
-// A read-only memory mapping of a whole file.
-class Mapping {
- public:
-  static Result<std::unique_ptr<Mapping>> Open(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return IoError("cannot open " + path + ": " + std::strerror(errno));
-    struct stat st {};
-    if (fstat(fd, &st) != 0 || st.st_size == 0) {
-      ::close(fd);
-      return IoError("cannot read " + path);
-    }
-    void* base = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
-    ::close(fd);
-    if (base == MAP_FAILED) return IoError("cannot map " + path + ": " + std::strerror(errno));
-    auto m = std::unique_ptr<Mapping>(new Mapping());
-    m->base_ = static_cast<const std::byte*>(base);
-    m->size_ = static_cast<size_t>(st.st_size);
-    return m;
-  }
-  ~Mapping() { munmap(const_cast<std::byte*>(base_), size_); }
-  const std::byte* data() const { return base_; }
-  size_t size() const { return size_; }
-
- private:
-  Mapping() = default;
-  const std::byte* base_ = nullptr;
-  size_t size_ = 0;
-};
-
 class FlatIndex : public VectorIndex {
  public:
   FlatIndex(int dims, us::scalar_kind_t scalar)
@@ -87,7 +57,7 @@ class FlatIndex : public VectorIndex {
     count_ = owned_keys_.size();
   }
   // Arrays inside a mapped file.
-  void Adopt(std::unique_ptr<Mapping> mapping, uint64_t count) {
+  void Adopt(std::unique_ptr<MappedFile> mapping, uint64_t count) {
     mapping_ = std::move(mapping);
     keys_ = reinterpret_cast<const int64_t*>(mapping_->data() + kHeaderBytes);
     vectors_ = mapping_->data() + VectorsOffset(count);
@@ -98,15 +68,29 @@ class FlatIndex : public VectorIndex {
   int64_t size() const override { return static_cast<int64_t>(count_); }
   int dimensions() const override { return dims_; }
   size_t bytes_per_vector() const { return metric_.bytes_per_vector(); }
+  void set_ids(std::unique_ptr<ChunkIdTable> ids) { ids_ = std::move(ids); }
+
+  bool ChunkIds(const std::vector<Neighbor>& neighbors,
+                std::vector<std::string>* ids) const override {
+    if (ids_ == nullptr) return false;
+    std::vector<std::string> out;
+    out.reserve(neighbors.size());
+    for (const Neighbor& n : neighbors) {
+      const size_t at = Position(n.chunk_rowid);
+      if (at == count_) return false;
+      out.push_back(ids_->At(at));
+    }
+    *ids = std::move(out);
+    return true;
+  }
 
   bool Rescore(const float* query, std::vector<Neighbor>* neighbors) const override {
     if (bytes_per_vector() != static_cast<size_t>(dims_) * sizeof(float)) return false;
     std::vector<float> exact(neighbors->size());
     for (size_t i = 0; i < neighbors->size(); ++i) {
-      const int64_t* end = keys_ + count_;
-      const int64_t* at = std::lower_bound(keys_, end, (*neighbors)[i].chunk_rowid);
-      if (at == end || *at != (*neighbors)[i].chunk_rowid) return false;
-      const auto* v = reinterpret_cast<const float*>(vectors_ + (at - keys_) * bytes_per_vector());
+      const size_t at = Position((*neighbors)[i].chunk_rowid);
+      if (at == count_) return false;
+      const auto* v = reinterpret_cast<const float*>(vectors_ + at * bytes_per_vector());
       // The same sum, in the same order, as the store's re-scoring: scores do not depend on
       // which of the two computed them.
       float sum = 0;
@@ -147,12 +131,20 @@ class FlatIndex : public VectorIndex {
   }
 
  private:
+  // The position of `rowid` in the key array; count_ when the index lacks it.
+  size_t Position(int64_t rowid) const {
+    const int64_t* end = keys_ + count_;
+    const int64_t* at = std::lower_bound(keys_, end, rowid);
+    return at == end || *at != rowid ? count_ : static_cast<size_t>(at - keys_);
+  }
+
   int dims_;
   us::metric_punned_t metric_;
   us::casts_punned_t casts_;
   std::vector<int64_t> owned_keys_;
   std::vector<std::byte> owned_vectors_;
-  std::unique_ptr<Mapping> mapping_;
+  std::unique_ptr<MappedFile> mapping_;
+  std::unique_ptr<ChunkIdTable> ids_;
   const int64_t* keys_ = nullptr;
   const std::byte* vectors_ = nullptr;
   size_t count_ = 0;
@@ -185,6 +177,7 @@ Status WriteFlatFile(const std::string& path, int dims, size_t bytes_per_vector,
 Result<std::unique_ptr<VectorIndex>> MakeFlat(int dims, const Shape& shape,
                                               std::vector<int64_t> keys,
                                               const std::vector<float>& vectors,
+                                              std::optional<std::vector<std::byte>> ids,
                                               const std::string& path, std::string* warning) {
   auto index = std::make_unique<FlatIndex>(dims, ScalarKind(shape.scalar));
   const size_t stride = index->bytes_per_vector();
@@ -196,10 +189,20 @@ Result<std::unique_ptr<VectorIndex>> MakeFlat(int dims, const Shape& shape,
     if (!cast(in, static_cast<size_t>(dims), out)) std::memcpy(out, in, stride);
   }
   if (!path.empty()) {
-    Status st = WriteAtomically(path, [&](const std::string& tmp) {
-      return WriteFlatFile(tmp, dims, stride, keys, stored);
-    });
+    // The ids first: a current index file then always has its ids beside it, when it has any.
+    Status st = ids ? WriteAtomically(
+                          IdsPath(path),
+                          [&](const std::string& tmp) { return ChunkIdTable::Write(tmp, *ids); })
+                    : Status::OK();
+    if (st.ok()) {
+      st = WriteAtomically(path, [&](const std::string& tmp) {
+        return WriteFlatFile(tmp, dims, stride, keys, stored);
+      });
+    }
     if (!st.ok() && warning != nullptr) *warning = st.message();
+  }
+  if (ids && ids->size() == keys.size() * ChunkIdTable::kBytesPerId) {
+    index->set_ids(std::make_unique<ChunkIdTable>(std::move(*ids)));
   }
   index->Adopt(std::move(keys), std::move(stored));
   return std::unique_ptr<VectorIndex>(std::move(index));
@@ -210,17 +213,20 @@ Result<std::unique_ptr<VectorIndex>> BuildFlat(store::Store& store, int64_t spac
                                                std::string* warning) {
   std::vector<int64_t> keys;
   std::vector<float> vectors;
+  ChunkIdPacker ids;
   KEBAB_RETURN_IF_ERROR(store.ScanSpaceVectors(space_id, [&](const store::ChunkVector& cv) {
     keys.push_back(cv.chunk_rowid);
+    ids.Add(cv.chunk_id);
     vectors.insert(vectors.end(), cv.vector, cv.vector + dims);
     return Status::OK();
   }));
-  return MakeFlat(dims, shape, std::move(keys), vectors, path, warning);
+  return MakeFlat(dims, shape, std::move(keys), vectors,
+                  ids.ok() ? std::optional(ids.Take()) : std::nullopt, path, warning);
 }
 
 Result<std::unique_ptr<VectorIndex>> OpenFlat(const std::string& path, int dims,
                                               const Shape& shape) {
-  KEBAB_ASSIGN_OR_RETURN(std::unique_ptr<Mapping> mapping, Mapping::Open(path));
+  KEBAB_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> mapping, MappedFile::Open(path));
   auto index = std::make_unique<FlatIndex>(dims, ScalarKind(shape.scalar));
   Header h{};
   if (mapping->size() >= kHeaderBytes) std::memcpy(&h, mapping->data(), sizeof(h));
@@ -229,6 +235,9 @@ Result<std::unique_ptr<VectorIndex>> OpenFlat(const std::string& path, int dims,
       h.dims == static_cast<uint32_t>(dims) && h.bytes_per_vector == index->bytes_per_vector() &&
       mapping->size() == VectorsOffset(h.count) + h.count * h.bytes_per_vector;
   if (!valid) return IoError(path + " is not a complete kebab vector index");
+  // Without its ids (a cache written before they were kept) the index still works.
+  auto ids = ChunkIdTable::Open(IdsPath(path), h.count);
+  if (ids.ok()) index->set_ids(std::move(ids).value());
   index->Adopt(std::move(mapping), h.count);
   return std::unique_ptr<VectorIndex>(std::move(index));
 }

@@ -1,6 +1,7 @@
 // The approximate index: a USearch HNSW graph (cosine) over a space's vectors, keyed by chunk
 // rowid. Beside each saved graph, "<file>.keys" lists (rowid, text hash prefix) pairs in rowid
-// order, so a later refresh can tell which chunks changed without reading the graph's vectors.
+// order, so a later refresh can tell which chunks changed without reading the graph's vectors;
+// "<file>.f32" (a flat index) keeps the exact vectors for re-scoring and the chunk ids.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include "index/internal/backends.h"
 #include "index/internal/cache_files.h"
+#include "index/internal/chunk_ids.h"
 #include "index/internal/usearch_types.h"
 
 namespace kebab::index::internal {
@@ -70,6 +72,11 @@ class HnswIndex : public VectorIndex {
     return exact_ != nullptr && exact_->Rescore(query, neighbors);
   }
 
+  bool ChunkIds(const std::vector<Neighbor>& neighbors,
+                std::vector<std::string>* ids) const override {
+    return exact_ != nullptr && exact_->ChunkIds(neighbors, ids);
+  }
+
   us::index_dense_t& raw() { return index_; }
   // The float32 vectors of the same chunks (a flat f32 index), for Rescore.
   void set_exact(std::unique_ptr<VectorIndex> exact) { exact_ = std::move(exact); }
@@ -119,6 +126,7 @@ struct SpaceVectors {
   std::vector<KeyHash> keys;    // rowid order
   std::vector<int64_t> rowids;  // the same rowids, for the graph and the flat file
   std::vector<float> vectors;   // dims floats per rowid
+  ChunkIdPacker ids;            // their chunk ids
 };
 
 Result<SpaceVectors> ReadSpace(store::Store& store, int64_t space_id, int dims) {
@@ -126,6 +134,7 @@ Result<SpaceVectors> ReadSpace(store::Store& store, int64_t space_id, int dims) 
   KEBAB_RETURN_IF_ERROR(store.ScanSpaceVectors(space_id, [&](const store::ChunkVector& cv) {
     all.keys.push_back({cv.chunk_rowid, HashPrefix(cv.text_hash)});
     all.rowids.push_back(cv.chunk_rowid);
+    all.ids.Add(cv.chunk_id);
     all.vectors.insert(all.vectors.end(), cv.vector, cv.vector + dims);
     return Status::OK();
   }));
@@ -264,8 +273,9 @@ Result<HnswBuild> BuildHnsw(store::Store& store, int64_t space_id, int dims, con
     }
     // Re-scoring from these instead of from SQLite keeps a search's cost near the graph walk.
     if (st.ok()) {
-      auto exact = MakeFlat(dims, ExactShape(), std::move(all.rowids), all.vectors, ExactPath(path),
-                            warning);
+      auto exact = MakeFlat(dims, ExactShape(), std::move(all.rowids), all.vectors,
+                            all.ids.ok() ? std::optional(all.ids.Take()) : std::nullopt,
+                            ExactPath(path), warning);
       if (exact.ok()) hnsw.set_exact(std::move(exact).value());
     }
     if (!st.ok() && warning != nullptr) *warning = st.message();

@@ -49,10 +49,18 @@ Result<std::vector<store::VectorHit>> NearestChunks(store::Store& store,
     }
   }
   if (index->Rescore(query.data(), &neighbors)) {
+    std::vector<std::string> ids;
+    KEBAB_ASSIGN_OR_RETURN(store::VectorIndexStamp now, store.IndexStamp());
+    const bool named = now == index->stamp() && index->ChunkIds(neighbors, &ids);
     std::vector<store::VectorHit> hits;
     hits.reserve(neighbors.size());
-    for (const index::Neighbor& n : neighbors) hits.push_back({n.chunk_rowid, "", n.similarity});
-    return store.NameAndRank(std::move(hits), depth);
+    for (size_t i = 0; i < neighbors.size(); ++i) {
+      hits.push_back({neighbors[i].chunk_rowid, named ? std::move(ids[i]) : std::string(),
+                      neighbors[i].similarity});
+    }
+    if (!named) return store.NameAndRank(std::move(hits), depth);
+    store::RankVectorHits(&hits, depth);
+    return hits;
   }
   std::vector<int64_t> rowids;
   rowids.reserve(neighbors.size());
