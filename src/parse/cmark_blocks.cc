@@ -363,9 +363,35 @@ class Extractor {
       NfcInPlace(&block.alt);
       return;
     }
-    if (AddText(BlockKind::kParagraph, node, span) && !context_->first_paragraph) {
-      context_->first_paragraph = blocks_->size() - 1;
+    if (!AddText(BlockKind::kParagraph, node, span)) return;
+    if (OnlyInlineCode(node)) context_->command_paragraphs.push_back(blocks_->size() - 1);
+    if (!context_->first_paragraph) context_->first_paragraph = blocks_->size() - 1;
+  }
+
+  // A paragraph that is nothing but `inline code` (a command line, as in tldr-pages) is not
+  // prose: its words would only mislead language detection.
+  static bool OnlyInlineCode(cmark_node* paragraph) {
+    bool code = false;
+    for (cmark_node* n = cmark_node_first_child(paragraph); n; n = cmark_node_next(n)) {
+      switch (cmark_node_get_type(n)) {
+        case CMARK_NODE_CODE:
+          code = true;
+          break;
+        case CMARK_NODE_SOFTBREAK:
+        case CMARK_NODE_LINEBREAK:
+          break;
+        case CMARK_NODE_TEXT: {
+          const char* literal = cmark_node_get_literal(n);
+          for (const char* c = literal ? literal : ""; *c; ++c) {
+            if (*c != ' ' && *c != '\t') return false;
+          }
+          break;
+        }
+        default:
+          return false;
+      }
     }
+    return code;
   }
 
   bool AddText(BlockKind kind, cmark_node* node, LineRange span) {

@@ -19,8 +19,9 @@ namespace kebab::parse {
 struct BlockContext {
   bool mdx = false;  // skip top-level MDX `import` / `export` blocks
   std::vector<std::pair<int, std::string>> headings;  // open headings: (level, text)
-  std::optional<size_t> first_paragraph;  // index of the first prose paragraph in the blocks
-  std::vector<std::string> warnings;      // problems met while parsing
+  std::optional<size_t> first_paragraph;   // index of the first prose paragraph in the blocks
+  std::vector<size_t> command_paragraphs;  // indexes of paragraphs of inline code only
+  std::vector<std::string> warnings;       // problems met while parsing
 };
 
 // Parses `text`, whose first line is line `line_offset + 1` of the file, and appends its

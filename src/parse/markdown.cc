@@ -83,21 +83,26 @@ std::string PickTitle(const FrontMatter& front_matter, const std::vector<Block>&
   return FileStem(workspace_path);
 }
 
-// The prose at the top of the document (code left out), for language detection.
-std::string LanguageSample(const std::vector<Block>& blocks) {
+// The prose at the top of the document (code blocks and command lines left out), for
+// language detection.
+std::string LanguageSample(const std::vector<Block>& blocks, const BlockContext& context) {
   std::string sample;
   auto add = [&](std::string_view text) {
     if (text.empty() || sample.size() >= kLanguageSampleBytes) return;
     if (!sample.empty()) sample.push_back('\n');
     sample.append(text);
   };
-  for (const Block& block : blocks) {
-    if (sample.size() >= kLanguageSampleBytes) break;
+  auto command = context.command_paragraphs.begin();
+  for (size_t i = 0; i < blocks.size() && sample.size() < kLanguageSampleBytes; ++i) {
+    const Block& block = blocks[i];
+    while (command != context.command_paragraphs.end() && *command < i) ++command;
     switch (block.kind) {
       case BlockKind::kHeading:
-      case BlockKind::kParagraph:
       case BlockKind::kQuote:
         add(block.text);
+        break;
+      case BlockKind::kParagraph:
+        if (command == context.command_paragraphs.end() || *command != i) add(block.text);
         break;
       case BlockKind::kList:
         for (const std::string& item : block.items) add(item);
@@ -157,7 +162,8 @@ Result<CanonicalDocument> ParseMarkdown(const MarkdownInput& input) {
                              block.ordinal, block.span);
   }
   doc.title = PickTitle(front_matter, doc.blocks, context, input.workspace_path);
-  doc.lang = front_matter.lang ? *front_matter.lang : DetectLanguage(LanguageSample(doc.blocks));
+  doc.lang =
+      front_matter.lang ? *front_matter.lang : DetectLanguage(LanguageSample(doc.blocks, context));
 
   Metadata& metadata = doc.metadata;
   const std::string default_time = input.discovered_at.empty() ? NowRfc3339() : input.discovered_at;

@@ -181,6 +181,25 @@ TEST(MarkdownTest, LanguageFromFrontMatterOrDetection) {
   EXPECT_EQ(ParseText("").lang, "und");
 }
 
+// tldr-pages style: short prose, then command lines in inline code. The commands are English
+// words whatever the page's language; they stay in the blocks but out of language detection.
+TEST(MarkdownTest, CommandLinesDoNotDecideTheLanguage) {
+  const std::string page =
+      "# git commit\n\n"
+      "> Simpan perubahan ke repositori lokal.\n\n"
+      "- Simpan perubahan yang sudah ditandai dengan sebuah pesan:\n\n"
+      "`git commit --message \"update the release notes and the build configuration files\"`\n\n"
+      "- Simpan semua berkas yang sudah diubah atau dihapus:\n\n"
+      "`git commit --all --message \"remove the old deployment scripts from the repository\"`\n\n"
+      "- Ubah pesan dari perubahan terakhir:\n\n"
+      "`git commit --amend --message \"fix the broken link in the documentation index page\"`\n";
+  CanonicalDocument doc = ParseText(page);
+  EXPECT_EQ(doc.lang, "id");
+  ASSERT_EQ(doc.blocks.back().kind, BlockKind::kParagraph);
+  EXPECT_THAT(doc.blocks.back().text, HasSubstr("fix the broken link"));
+  EXPECT_EQ(ParseText("`ls -la`\n\n`git status --short`\n").lang, "und");
+}
+
 TEST(MarkdownTest, DefaultsAndProvenance) {
   CanonicalDocument doc = ParseText(ReadFixture("simple.md"), "notes/simple.md");
   EXPECT_EQ(doc.workspace_path, "notes/simple.md");
