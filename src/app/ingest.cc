@@ -321,6 +321,8 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   emit({.kind = IngestEvent::Kind::kScanCompleted, .total = total});
 
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, /*readonly=*/false));
+  // Without it (a second connection could not open) commits checkpoint as usual.
+  (void)store->CheckpointInBackground();
   KEBAB_ASSIGN_OR_RETURN(auto states, store->LoadDocStates());
   KEBAB_RETURN_IF_ERROR(
       store->StartJob(report.run_id, "ingest", nlohmann::json({{"root", report.root}}).dump()));

@@ -8,6 +8,7 @@
 
 #include "core/json_text.h"
 #include "core/time.h"
+#include "store/checkpointer.h"
 #include "store/migrations.h"
 #include "store/path_glob.h"
 #include "store/sqlite_util.h"
@@ -64,6 +65,7 @@ void EncodeRows(DocumentWrite* w, const text::Analyzer* analyzer) {
 Store::Store(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
 
 Store::~Store() {
+  checkpointer_.reset();
   statements_.clear();
   if (db_) sqlite3_close_v2(db_);
 }
@@ -406,7 +408,14 @@ Status Store::PurgePath(const std::string& workspace_path) {
   });
 }
 
+Status Store::CheckpointInBackground(int64_t max_log_bytes) {
+  if (checkpointer_ != nullptr) return Status::OK();
+  KEBAB_ASSIGN_OR_RETURN(checkpointer_, BackgroundCheckpointer::Start(db_, path_, max_log_bytes));
+  return Status::OK();
+}
+
 Status Store::Checkpoint() {
+  checkpointer_.reset();
   return Exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)");
 }
 

@@ -29,6 +29,8 @@
 
 namespace kebab::store {
 
+class BackgroundCheckpointer;
+
 struct StoreOptions {
   bool readonly = false;            // open SQLITE_OPEN_READONLY; no migrations, no writes
   std::string stemmer = "english";  // FTS tokenizer stemmer; a change rebuilds the FTS index
@@ -204,6 +206,10 @@ class Store {
   Status SetEvalAggregate(const std::string& run_id, const std::string& aggregate_json);
   // The document indexed at a workspace path, or nullopt.
   Result<std::optional<std::string>> DocIdOfPath(const std::string& workspace_path);
+  // Until Checkpoint(), copies the write-ahead log into the database file on a thread of its
+  // own instead of in the commits that fill it, keeping the log near `max_log_bytes`
+  // (store/checkpointer.h): for bulk writes.
+  Status CheckpointInBackground(int64_t max_log_bytes = 64 << 20);
   // Folds the write-ahead log back into the database file and truncates it, so readers after
   // a bulk ingest do not wade through a long WAL.
   Status Checkpoint();
@@ -304,6 +310,7 @@ class Store {
   };
   Deferred deferred_;
   std::unordered_map<std::string, std::unique_ptr<Statement>> statements_;
+  std::unique_ptr<BackgroundCheckpointer> checkpointer_;
 };
 
 }  // namespace kebab::store

@@ -192,6 +192,43 @@ TEST_F(StoreTest, UpgradesAVersionOneDatabase) {
 
 // Inside a batch a replaced document's FTS entries are removed at commit; the new chunks must
 // not reuse the old rowids meanwhile, or that late delete would strip terms they share.
+// Bulk writes with checkpoints on a second thread: the log stays near its cap (a checkpoint
+// beside a busy writer never lets it rewind by itself), the database file takes the pages as
+// the run goes, and nothing is lost.
+TEST_F(StoreTest, BackgroundCheckpointsKeepTheLogBoundedAndLoseNothing) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  constexpr int64_t kCap = 2 << 20;
+  ASSERT_TRUE(s->CheckpointInBackground(kCap).ok());
+  const std::string wal = path_ + "-wal";
+  const std::string filler(3000, 'x');
+  uintmax_t largest_log = 0;
+  int docs = 0;
+  for (int batch = 0; batch < 40; ++batch) {
+    ASSERT_TRUE(s->BeginBatch().ok());
+    for (int d = 0; d < 20; ++d, ++docs) {
+      std::vector<std::string> texts;
+      for (int c = 0; c < 4; ++c) {
+        texts.push_back("doc " + std::to_string(docs) + " part " + std::to_string(c) + " " +
+                        filler);
+      }
+      ASSERT_TRUE(s->WriteDocument(MakeDoc("bulk/" + std::to_string(docs) + ".md", texts)).ok());
+    }
+    ASSERT_TRUE(s->CommitBatch().ok());
+    largest_log = std::max(largest_log, fs::file_size(wal));
+  }
+  // Each batch adds ~0.5 MB: without the cap the log would pass 20 MB.
+  EXPECT_LT(largest_log, static_cast<uintmax_t>(kCap) + (3 << 20));
+  EXPECT_GT(fs::file_size(path_), 10u << 20) << "the database file never received the pages";
+  ASSERT_TRUE(s->Checkpoint().ok());
+  EXPECT_EQ(fs::file_size(wal), 0u);
+  auto stats = s->Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->doc_count, docs);
+  EXPECT_EQ(stats->chunk_count, 4 * docs);
+  EXPECT_EQ(Search(*s, "\"doc 799 part 3\"").size(), 1u);
+}
+
 TEST_F(StoreTest, ReplacingTheNewestDocumentInABatchKeepsSharedTerms) {
   auto s = Open();
   ASSERT_TRUE(s);
