@@ -8,8 +8,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <unordered_map>
@@ -53,6 +53,8 @@ struct Processed {
 // Results the writer is done with go back to the worker that made them, so that freeing them
 // (thousands of small allocations per document) happens neither on the busy writer nor on
 // another worker, whose frees would wait on the lock of the maker's malloc arena.
+// Results travel as pointers, so the lock is held for pointer moves only: moving a thousand
+// results themselves held it for milliseconds, and the workers queued up on it.
 class ResultQueue {
  public:
   ResultQueue(int workers, size_t capacity, uint64_t capacity_bytes, size_t batch)
@@ -60,34 +62,35 @@ class ResultQueue {
         capacity_bytes_(capacity_bytes),
         batch_(batch),
         retired_(static_cast<size_t>(workers)) {}
-  void Push(Processed p) {
-    std::vector<Processed> retired;  // freed on return, outside the lock
+  void Push(std::unique_ptr<Processed> p) {
+    std::vector<std::unique_ptr<Processed>> retired;  // freed on return, outside the lock
+    const uint64_t bytes = p->bytes();
+    const auto worker = static_cast<size_t>(p->worker);
     std::unique_lock lock(mu_);
     not_full_.wait(lock, [&] {
-      return q_.empty() || (q_.size() < capacity_ && bytes_ + p.bytes() <= capacity_bytes_);
+      return q_.empty() || (q_.size() < capacity_ && bytes_ + bytes <= capacity_bytes_);
     });
-    retired.swap(retired_[static_cast<size_t>(p.worker)]);
-    bytes_ += p.bytes();
+    retired.swap(retired_[worker]);
+    bytes_ += bytes;
     q_.push_back(std::move(p));
     if (q_.size() == 1 || q_.size() == batch_) not_empty_.notify_one();
   }
   // Hands back results the writer has finished with.
-  void Retire(std::vector<Processed> done) {
+  void Retire(std::vector<std::unique_ptr<Processed>> done) {
     std::lock_guard lock(mu_);
-    for (Processed& p : done) retired_[static_cast<size_t>(p.worker)].push_back(std::move(p));
+    for (auto& p : done) retired_[static_cast<size_t>(p->worker)].push_back(std::move(p));
   }
   // Moves every queued result into `out` (emptied first). Once one is there, it gives a
   // batch a moment to build up, so slow files (a big PDF) still reach the writer promptly.
   // False when every producer has finished and nothing is left.
-  bool PopAll(std::vector<Processed>* out) {
+  bool PopAll(std::vector<std::unique_ptr<Processed>>* out) {
     constexpr auto kGather = std::chrono::milliseconds(20);
     out->clear();
     std::unique_lock lock(mu_);
     not_empty_.wait(lock, [&] { return !q_.empty() || producers_ == 0; });
     not_empty_.wait_for(lock, kGather, [&] { return q_.size() >= batch_ || producers_ == 0; });
     if (q_.empty()) return false;
-    for (Processed& p : q_) out->push_back(std::move(p));
-    q_.clear();
+    out->swap(q_);
     bytes_ = 0;
     not_full_.notify_all();
     return true;
@@ -104,12 +107,12 @@ class ResultQueue {
  private:
   std::mutex mu_;
   std::condition_variable not_full_, not_empty_;
-  std::deque<Processed> q_;
+  std::vector<std::unique_ptr<Processed>> q_;
   size_t capacity_;
   uint64_t capacity_bytes_;
   uint64_t bytes_ = 0;  // queued
   size_t batch_;
-  std::vector<std::vector<Processed>> retired_;  // by worker
+  std::vector<std::vector<std::unique_ptr<Processed>>> retired_;  // by worker
   int producers_ = 0;
 };
 
@@ -393,8 +396,8 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
       while (!Cancelled(cancel) && !stop_workers.load(std::memory_order_relaxed)) {
         size_t n = next.fetch_add(1);
         if (n >= walk.files.size()) break;
-        Processed p = ProcessFile(ctx, analyzer, walk.files[n]);
-        p.worker = i;
+        auto p = std::make_unique<Processed>(ProcessFile(ctx, analyzer, walk.files[n]));
+        p->worker = i;
         queue.Push(std::move(p));
       }
       queue.ProducerDone();
@@ -420,10 +423,11 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
     return Status::OK();
   };
   Status write_status;
-  std::vector<Processed> batch;
+  std::vector<std::unique_ptr<Processed>> batch;
   int64_t idx = 0;
   while (queue.PopAll(&batch)) {
-    for (Processed& p : batch) {
+    for (auto& processed : batch) {
+      Processed& p = *processed;
       if (!write_status.ok()) continue;  // drain so workers can finish
       ++idx;
       const source::FoundFile& f = *p.file;
