@@ -431,7 +431,7 @@ Status Store::CompactFullTextIndex(bool full) {
 }
 
 Statement& Store::Prepared(std::string_view sql) {
-  auto it = statements_.find(std::string(sql));
+  auto it = statements_.find(sql);
   if (it == statements_.end()) {
     it = statements_.emplace(std::string(sql), std::make_unique<Statement>(db_, sql)).first;
   }
