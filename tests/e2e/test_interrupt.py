@@ -10,10 +10,7 @@ import unittest
 from kebab_e2e import (EXIT_INTERRUPTED, KebabTestCase, ingest_stream_errors,
                        kill_quietly, read_ndjson_until)
 
-# More files than one commit takes (kBatchDocs = 8192 in src/app/ingest.cc), so a kill can
-# land between a committed batch and the rest.
-BATCH_DOCS = 8192
-N_FILES = 9000
+N_FILES = 3000
 
 
 def make_corpus(sb, n=N_FILES):
@@ -72,9 +69,10 @@ class InterruptTest(KebabTestCase):
 
     def test_kill_9_mid_ingest_leaves_a_consistent_index(self):
         proc = self.start_ingest()
-        # idx > BATCH_DOCS guarantees one committed batch; then kill while the rest is in
-        # flight (the unread stdout pipe stalls the writer, so it cannot have finished).
-        lines, _ = read_ndjson_until(proc, finished_at_least(BATCH_DOCS + 50))
+        # idx > 2048 (kBatchDocs in src/app/ingest.cc) guarantees one committed batch; then
+        # kill while the rest is in flight
+        # (the unread stdout pipe stalls the writer, so it cannot have finished).
+        lines, _ = read_ndjson_until(proc, finished_at_least(2100))
         committed = self.committed_docs()  # what readers see before the kill
         os.kill(proc.pid, signal.SIGKILL)
         self.assertEqual(proc.wait(timeout=30), -signal.SIGKILL)
