@@ -206,6 +206,15 @@ void PrintVerdicts(const std::vector<Row>& rows, size_t n) {
         kind, kind, p50, p95,
         applies ? Verdict(std::max(p50, p95) <= 1.3) : "not applicable below 100k");
   }
+  const Row* kebab = Find(rows, "kebab.hnsw.d11");
+  const Row* mapped = Find(rows, "usearch.hnsw_mapped");
+  if (kebab != nullptr && mapped != nullptr) {
+    std::printf(
+        "kebab hnsw  / bare usearch hnsw mapped from its file: p50 %.2fx, p95 %.2fx (like with "
+        "like: both indexes opened from disk; the target is against the in-memory one)\n",
+        kebab->latency.p50_ms / mapped->latency.p50_ms,
+        kebab->latency.p95_ms / mapped->latency.p95_ms);
+  }
   if (const Row* h = Find(rows, "kebab.hnsw.d11")) {
     std::printf(
         "kebab hnsw p95 %.3f ms (target <= 2 ms at 1M x 384: %s), recall@10 %.3f "

@@ -1,8 +1,12 @@
 // The floor of kebab_vector_bench: a bare USearch index_dense_t with kebab's metric (cos),
-// stored scalar and HNSW settings, built in memory on the same threads, searched for k = 10.
+// stored scalar and HNSW settings, built in memory on the same threads, searched for k = 10;
+// and the same index saved and memory-mapped back (view), as a process that opens an index
+// from disk, such as `kebab search`, has it.
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <string>
 #include <thread>
 #include <usearch/index_dense.hpp>
 #include <vector>
@@ -75,22 +79,46 @@ std::vector<Row> UsearchRows(const Dataset& d, const RunOptions& o) {
                 static_cast<double>(index->memory_usage()) / 1e6, threads);
   const Vectors* queries = &d.queries;
   const int k = o.k;
-  return {{.id = "usearch.hnsw",
-           .engine = "usearch hnsw",
-           .what = "index_dense_t::search k=10",
-           .build_s = build_s,
-           .note = note,
-           .search = [index, queries,
-                      k](size_t q) { return Search(*index, queries->row(q), k, /*exact=*/false); },
-           .queries = o.queries},
-          {.id = "usearch.exact",
-           .engine = "usearch exact",
-           .what = "index_dense_t::search k=10, exact=true",
-           .note = "full scan of the same index",
-           .search = [index, queries,
-                      k](size_t q) { return Search(*index, queries->row(q), k, /*exact=*/true); },
-           .queries = o.exact_queries,
-           .pass = 3}};
+  std::vector<Row> rows;
+  std::filesystem::create_directories(o.work_dir);
+  const std::string path = o.work_dir + "/usearch-" + std::to_string(n) + ".usearch";
+  auto saved = index->save(path.c_str());
+  auto viewed = saved ? us::index_dense_t::make(path.c_str(), /*view=*/true)
+                      : us::index_dense_t::state_result_t{};
+  if (!saved || !viewed) {
+    rows.push_back({.engine = "usearch hnsw mapped",
+                    .note = "could not save and map the index: " +
+                            index::internal::TakeError(saved ? viewed.error : saved.error)});
+  } else {
+    viewed.index.change_expansion_search(static_cast<size_t>(o.index.expansion_search));
+    auto mapped = std::make_shared<us::index_dense_t>(std::move(viewed.index));
+    rows.push_back({.id = "usearch.hnsw_mapped",
+                    .engine = "usearch hnsw mapped",
+                    .what = "the same index saved, then view()",
+                    .note = "memory-mapped from its file, as a CLI opens an index",
+                    .search = [mapped, queries,
+                               k](size_t q) { return Search(*mapped, queries->row(q), k, false); },
+                    .queries = o.queries});
+  }
+  std::vector<Row> in_memory = {
+      {.id = "usearch.hnsw",
+       .engine = "usearch hnsw",
+       .what = "index_dense_t::search k=10",
+       .build_s = build_s,
+       .note = note,
+       .search = [index, queries,
+                  k](size_t q) { return Search(*index, queries->row(q), k, /*exact=*/false); },
+       .queries = o.queries},
+      {.id = "usearch.exact",
+       .engine = "usearch exact",
+       .what = "index_dense_t::search k=10, exact=true",
+       .note = "full scan of the same index",
+       .search = [index, queries,
+                  k](size_t q) { return Search(*index, queries->row(q), k, /*exact=*/true); },
+       .queries = o.exact_queries,
+       .pass = 3}};
+  rows.insert(rows.begin(), in_memory.begin(), in_memory.end());
+  return rows;
 }
 
 }  // namespace kebab::bench
