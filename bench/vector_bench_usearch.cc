@@ -79,28 +79,7 @@ std::vector<Row> UsearchRows(const Dataset& d, const RunOptions& o) {
                 static_cast<double>(index->memory_usage()) / 1e6, threads);
   const Vectors* queries = &d.queries;
   const int k = o.k;
-  std::vector<Row> rows;
-  std::filesystem::create_directories(o.work_dir);
-  const std::string path = o.work_dir + "/usearch-" + std::to_string(n) + ".usearch";
-  auto saved = index->save(path.c_str());
-  auto viewed = saved ? us::index_dense_t::make(path.c_str(), /*view=*/true)
-                      : us::index_dense_t::state_result_t{};
-  if (!saved || !viewed) {
-    rows.push_back({.engine = "usearch hnsw mapped",
-                    .note = "could not save and map the index: " +
-                            index::internal::TakeError(saved ? viewed.error : saved.error)});
-  } else {
-    viewed.index.change_expansion_search(static_cast<size_t>(o.index.expansion_search));
-    auto mapped = std::make_shared<us::index_dense_t>(std::move(viewed.index));
-    rows.push_back({.id = "usearch.hnsw_mapped",
-                    .engine = "usearch hnsw mapped",
-                    .what = "the same index saved, then view()",
-                    .note = "memory-mapped from its file, as a CLI opens an index",
-                    .search = [mapped, queries,
-                               k](size_t q) { return Search(*mapped, queries->row(q), k, false); },
-                    .queries = o.queries});
-  }
-  std::vector<Row> in_memory = {
+  std::vector<Row> rows = {
       {.id = "usearch.hnsw",
        .engine = "usearch hnsw",
        .what = "index_dense_t::search k=10",
@@ -117,7 +96,27 @@ std::vector<Row> UsearchRows(const Dataset& d, const RunOptions& o) {
                   k](size_t q) { return Search(*index, queries->row(q), k, /*exact=*/true); },
        .queries = o.exact_queries,
        .pass = 3}};
-  rows.insert(rows.begin(), in_memory.begin(), in_memory.end());
+  std::filesystem::create_directories(o.work_dir);
+  const std::string path = o.work_dir + "/usearch-" + std::to_string(n) + ".usearch";
+  auto saved = index->save(path.c_str());
+  auto viewed = saved ? us::index_dense_t::make(path.c_str(), /*view=*/true)
+                      : us::index_dense_t::state_result_t{};
+  if (!saved || !viewed) {
+    rows.push_back({.engine = "usearch hnsw mapped",
+                    .note = "could not save and map the index: " +
+                            index::internal::TakeError(saved ? viewed.error : saved.error)});
+  } else {
+    viewed.index.change_expansion_search(static_cast<size_t>(o.index.expansion_search));
+    auto mapped = std::make_shared<us::index_dense_t>(std::move(viewed.index));
+    rows.push_back(
+        {.id = "usearch.hnsw_mapped",
+         .engine = "usearch hnsw mapped",
+         .what = "the same index saved, then view()",
+         .note = "memory-mapped from its file, as a CLI opens an index",
+         .search = [mapped, queries,
+                    k](size_t q) { return Search(*mapped, queries->row(q), k, /*exact=*/false); },
+         .queries = o.queries});
+  }
   return rows;
 }
 

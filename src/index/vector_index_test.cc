@@ -79,15 +79,7 @@ class VectorIndexTest : public ::testing::Test {
   }
 
   void EmbedPending() {
-    auto pending = store_->TextsWithoutVectors(space_, 1 << 20);
-    ASSERT_TRUE(pending.ok());
-    std::vector<std::string> hashes;
-    std::vector<std::vector<float>> vectors;
-    for (const auto& p : *pending) {
-      hashes.push_back(p.text_hash);
-      vectors.push_back(vectors_.Next());
-    }
-    ASSERT_TRUE(store_->PutVectors(space_, hashes, vectors).ok());
+    ASSERT_TRUE(store::EmbedPendingTexts(*store_, space_, [&] { return vectors_.Next(); }).ok());
   }
 
   IndexOptions Options(long long exact_max, const std::string& scalar = "f16") {

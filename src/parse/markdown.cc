@@ -92,17 +92,16 @@ std::string LanguageSample(const std::vector<Block>& blocks, const BlockContext&
     if (!sample.empty()) sample.push_back('\n');
     sample.append(text);
   };
-  auto command = context.command_paragraphs.begin();
+  const std::vector<size_t>& commands = context.command_paragraphs;  // ascending
   for (size_t i = 0; i < blocks.size() && sample.size() < kLanguageSampleBytes; ++i) {
     const Block& block = blocks[i];
-    while (command != context.command_paragraphs.end() && *command < i) ++command;
     switch (block.kind) {
       case BlockKind::kHeading:
       case BlockKind::kQuote:
         add(block.text);
         break;
       case BlockKind::kParagraph:
-        if (command == context.command_paragraphs.end() || *command != i) add(block.text);
+        if (!std::binary_search(commands.begin(), commands.end(), i)) add(block.text);
         break;
       case BlockKind::kList:
         for (const std::string& item : block.items) add(item);

@@ -1,7 +1,8 @@
-// Test helper: a whole DocumentWrite (asset, document, one paragraph block and one chunk per
-// text) for tests that need real rows in a Store.
+// Test helpers for tests that need real rows in a Store: a whole DocumentWrite (asset,
+// document, one paragraph block and one chunk per text), and vectors for its chunks.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,20 @@ inline DocumentWrite MakeTestDocument(const std::string& path,
   w.chunker_version = "md-heading-v2";
   w.policy_hash = "ph";
   return w;
+}
+
+// Stores a vector from `next_vector()` for every chunk text that has none in `space_id`, as
+// an embedding pass would.
+inline Status EmbedPendingTexts(Store& store, int64_t space_id,
+                                const std::function<std::vector<float>()>& next_vector) {
+  KEBAB_ASSIGN_OR_RETURN(auto pending, store.TextsWithoutVectors(space_id, 1 << 20));
+  std::vector<std::string> hashes;
+  std::vector<std::vector<float>> vectors;
+  for (const auto& p : pending) {
+    hashes.push_back(p.text_hash);
+    vectors.push_back(next_vector());
+  }
+  return store.PutVectors(space_id, hashes, vectors);
 }
 
 }  // namespace kebab::store

@@ -1,11 +1,10 @@
 #include "index/internal/chunk_ids.h"
 
-#include <cstdio>
+#include "core/files.h"
+#include "core/hash.h"
 
 namespace kebab::index::internal {
 namespace {
-
-constexpr char kHex[] = "0123456789abcdef";
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -40,28 +39,17 @@ Result<std::unique_ptr<ChunkIdTable>> ChunkIdTable::Open(const std::string& path
   }
   auto table = std::unique_ptr<ChunkIdTable>(new ChunkIdTable());
   table->data_ = mapping->data();
-  table->count_ = count;
   table->mapping_ = std::move(mapping);
   return table;
 }
 
 Status ChunkIdTable::Write(const std::string& path, const std::vector<std::byte>& packed) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return IoError("cannot write " + path);
-  bool ok = std::fwrite(packed.data(), 1, packed.size(), f) == packed.size();
-  ok = (std::fclose(f) == 0) && ok;
-  return ok ? Status::OK() : IoError("cannot write " + path + " (disk full?)");
+  return WriteFileAtomically(
+      path, std::string_view(reinterpret_cast<const char*>(packed.data()), packed.size()));
 }
 
 std::string ChunkIdTable::At(size_t position) const {
-  std::string id(2 * kBytesPerId, '0');
-  const std::byte* bytes = data_ + position * kBytesPerId;
-  for (size_t i = 0; i < kBytesPerId; ++i) {
-    const auto b = static_cast<unsigned>(bytes[i]);
-    id[2 * i] = kHex[b >> 4];
-    id[2 * i + 1] = kHex[b & 0xF];
-  }
-  return id;
+  return ToHex(reinterpret_cast<const unsigned char*>(data_ + position * kBytesPerId), kBytesPerId);
 }
 
 }  // namespace kebab::index::internal

@@ -34,16 +34,14 @@ class ChunkIdTable {
  public:
   static constexpr size_t kBytesPerId = 16;
 
-  explicit ChunkIdTable(std::vector<std::byte> packed) : owned_(std::move(packed)) {
-    data_ = owned_.data();
-    count_ = owned_.size() / kBytesPerId;
-  }
+  explicit ChunkIdTable(std::vector<std::byte> packed)
+      : owned_(std::move(packed)), data_(owned_.data()) {}
   // The table saved at `path`, which must hold exactly `count` ids.
   static Result<std::unique_ptr<ChunkIdTable>> Open(const std::string& path, size_t count);
+  // Saves `packed` (ChunkIdPacker's) at `path`, atomically.
   static Status Write(const std::string& path, const std::vector<std::byte>& packed);
 
-  size_t size() const { return count_; }
-  // The id at `position` (< size()), as 32 lowercase hex digits.
+  // The id at `position` (below the count it holds), as 32 lowercase hex digits.
   std::string At(size_t position) const;
 
  private:
@@ -51,7 +49,6 @@ class ChunkIdTable {
   std::vector<std::byte> owned_;
   std::unique_ptr<MappedFile> mapping_;
   const std::byte* data_ = nullptr;
-  size_t count_ = 0;
 };
 
 }  // namespace kebab::index::internal

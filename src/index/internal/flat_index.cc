@@ -190,10 +190,7 @@ Result<std::unique_ptr<VectorIndex>> MakeFlat(int dims, const Shape& shape,
   }
   if (!path.empty()) {
     // The ids first: a current index file then always has its ids beside it, when it has any.
-    Status st = ids ? WriteAtomically(
-                          IdsPath(path),
-                          [&](const std::string& tmp) { return ChunkIdTable::Write(tmp, *ids); })
-                    : Status::OK();
+    Status st = ids ? ChunkIdTable::Write(IdsPath(path), *ids) : Status::OK();
     if (st.ok()) {
       st = WriteAtomically(path, [&](const std::string& tmp) {
         return WriteFlatFile(tmp, dims, stride, keys, stored);

@@ -49,9 +49,13 @@ Result<std::vector<store::VectorHit>> NearestChunks(store::Store& store,
     }
   }
   if (index->Rescore(query.data(), &neighbors)) {
+    // The index's ids name the hits only while the store is at the index's stamp.
     std::vector<std::string> ids;
-    KEBAB_ASSIGN_OR_RETURN(store::VectorIndexStamp now, store.IndexStamp());
-    const bool named = now == index->stamp() && index->ChunkIds(neighbors, &ids);
+    bool named = index->ChunkIds(neighbors, &ids);
+    if (named) {
+      KEBAB_ASSIGN_OR_RETURN(store::VectorIndexStamp now, store.IndexStamp());
+      named = now == index->stamp();
+    }
     std::vector<store::VectorHit> hits;
     hits.reserve(neighbors.size());
     for (size_t i = 0; i < neighbors.size(); ++i) {

@@ -36,15 +36,7 @@ class VectorChannelTest : public ::testing::Test {
         texts.push_back("doc " + std::to_string(d) + " chunk " + std::to_string(c));
       ASSERT_TRUE(store_->WriteDocument(store::MakeTestDocument(Path(d), texts)).ok());
     }
-    auto pending = store_->TextsWithoutVectors(space_, 1 << 20);
-    ASSERT_TRUE(pending.ok());
-    std::vector<std::string> hashes;
-    std::vector<std::vector<float>> vectors;
-    for (const auto& p : *pending) {
-      hashes.push_back(p.text_hash);
-      vectors.push_back(RandomUnit());
-    }
-    ASSERT_TRUE(store_->PutVectors(space_, hashes, vectors).ok());
+    ASSERT_TRUE(store::EmbedPendingTexts(*store_, space_, [&] { return RandomUnit(); }).ok());
   }
   void TearDown() override { fs::remove_all(dir_); }
 
