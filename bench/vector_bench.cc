@@ -14,7 +14,7 @@
 //          [--engines kebab,usearch,faiss] [--faiss-hnsw-max 10000]
 //          [--clusters N/500] [--rank 16] [--spread 0.6] [--noise 0.25] [--seed 42]
 //          [--json-out PATH] [--connectivity 16] [--expansion-add 128]
-//          [--expansion-search 64]
+//          [--expansion-search 64] [--scalar f16]
 // --json-out also writes every size's rows (the printed numbers, units in the key names) as one
 // JSON object to PATH, for bench/suite.py.
 #include "vector_bench.h"
@@ -265,7 +265,8 @@ int Usage(const char* argv0) {
       "       [--faiss-hnsw-max 10000] [--clusters N/500] [--rank 16] [--spread 0.6]\n"
       "       [--noise 0.25] [--seed 42] [--json-out PATH]\n"
       "       [--connectivity 16] [--expansion-add 128] [--expansion-search 64]\n"
-      "  The last three shape the HNSW graph of every engine (kebab's index.* settings).\n",
+      "       [--scalar f16|f32|i8]\n"
+      "  The last four shape the index of every engine (kebab's index.* settings).\n",
       argv0);
   return 2;
 }
@@ -461,6 +462,8 @@ int main(int argc, char** argv) {
       o.index.expansion_add = std::max(1, std::stoi(value));
     } else if (flag == "--expansion-search") {
       o.index.expansion_search = std::max(1, std::stoi(value));
+    } else if (flag == "--scalar" && (value == "f16" || value == "f32" || value == "i8")) {
+      o.index.scalar = value;
     } else {
       return Usage(argv[0]);
     }

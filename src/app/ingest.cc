@@ -343,6 +343,8 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   // Without it (a second connection could not open) commits checkpoint as usual.
   (void)store->CheckpointInBackground();
   KEBAB_ASSIGN_OR_RETURN(auto states, store->LoadDocStates());
+  // A first ingest builds the read-side indexes once, after its last document.
+  KEBAB_ASSIGN_OR_RETURN(const bool bulk_load, store->BeginBulkLoad());
   KEBAB_RETURN_IF_ERROR(
       store->StartJob(report.run_id, "ingest", nlohmann::json({{"root", report.root}}).dump()));
   IngestCounts& counts = report.counts;
@@ -490,6 +492,10 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   }
   for (auto& t : threads) t.join();
   if (write_status.ok()) write_status = flush();
+  if (bulk_load) {
+    const Status indexed = store->EndBulkLoad();
+    if (write_status.ok()) write_status = indexed;
+  }
   KEBAB_RETURN_IF_ERROR(write_status);
 
   // No document was written: texts an earlier run left unembedded still get their vectors,

@@ -142,6 +142,7 @@ Status Store::Configure(const StoreOptions& options) {
   KEBAB_RETURN_IF_ERROR(text::RegisterKebabTokenizer(db_, stemmer_));
   KEBAB_RETURN_IF_ERROR(ApplyMigrations(db_));
   schema_version_ = LatestSchemaVersion();
+  KEBAB_RETURN_IF_ERROR(EndBulkLoad().WithContext("restoring indexes after an interrupted ingest"));
   if (indexed_stemmer != stemmer_) {
     // A different stemmer changes every indexed term: rebuild the FTS index from chunks.
     Status st = Atomically([&]() -> Status {

@@ -1,0 +1,68 @@
+// Store::BeginBulkLoad / EndBulkLoad and the open-time repair of a load that never ended.
+#include <string>
+
+#include "store/sqlite_util.h"
+#include "store/store.h"
+
+namespace kebab::store {
+namespace {
+
+struct SecondaryIndex {
+  const char* name;
+  const char* on;  // as the migration that created it defined it
+};
+
+// The secondary indexes that writing a new document never reads: reads, deletes and filters
+// use them. The unique ones stay, since they enforce what a write must not break.
+constexpr SecondaryIndex kDeferrable[] = {
+    {"idx_assets_workspace_path", "assets(workspace_path)"},
+    {"idx_assets_media_type", "assets(media_type)"},
+    {"idx_docs_asset_id", "documents(asset_id)"},
+    {"idx_docs_lang", "documents(lang)"},
+    {"idx_docs_source_type", "documents(source_type)"},
+    {"idx_document_tags_tag", "document_tags(tag)"},
+    {"idx_chunks_doc_id", "chunks(doc_id, ordinal)"},
+    {"idx_chunks_text_hash", "chunks(text_hash)"},
+};
+
+}  // namespace
+
+Result<bool> Store::BeginBulkLoad() {
+  {
+    Statement any(db_, "SELECT EXISTS (SELECT 1 FROM documents)");
+    Status st;
+    if (!any.Step(&st)) return st.ok() ? Status(ErrorCode::kCorrupt, "EXISTS returned no row") : st;
+    if (any.ColumnInt(0) != 0) return false;
+  }
+  KEBAB_RETURN_IF_ERROR(Atomically([&]() -> Status {
+    for (const SecondaryIndex& index : kDeferrable) {
+      KEBAB_RETURN_IF_ERROR(Exec(db_, std::string("DROP INDEX IF EXISTS ") + index.name));
+    }
+    return Status::OK();
+  }));
+  return true;
+}
+
+Status Store::EndBulkLoad() {
+  {
+    Statement present(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1");
+    int missing = 0;
+    for (const SecondaryIndex& index : kDeferrable) {
+      present.Bind(1, index.name);
+      Status st;
+      if (present.Step(&st) && present.ColumnInt(0) == 0) ++missing;
+      present.Reset();
+      KEBAB_RETURN_IF_ERROR(st);
+    }
+    if (missing == 0) return Status::OK();
+  }
+  return Atomically([&]() -> Status {
+    for (const SecondaryIndex& index : kDeferrable) {
+      KEBAB_RETURN_IF_ERROR(
+          Exec(db_, std::string("CREATE INDEX IF NOT EXISTS ") + index.name + " ON " + index.on));
+    }
+    return Status::OK();
+  });
+}
+
+}  // namespace kebab::store

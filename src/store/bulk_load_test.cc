@@ -1,0 +1,155 @@
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "store/store.h"
+#include "store/testing.h"
+
+namespace kebab::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+class BulkLoadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("kebab-bulk-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    path_ = (dir_ / "kebab.sqlite").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::unique_ptr<Store> Open(bool readonly = false) {
+    auto s = Store::Open(path_, {.readonly = readonly, .stemmer = "english"});
+    EXPECT_TRUE(s.ok()) << s.status().ToString();
+    return s.ok() ? std::move(s).value() : nullptr;
+  }
+
+  // The store's own indexes as SQLite lists them, read over a connection of its own.
+  std::vector<std::string> Indexes() const {
+    sqlite3* db = nullptr;
+    std::vector<std::string> names;
+    if (sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+      sqlite3_stmt* q = nullptr;
+      sqlite3_prepare_v2(db,
+                         "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT "
+                         "NULL ORDER BY name",
+                         -1, &q, nullptr);
+      while (sqlite3_step(q) == SQLITE_ROW) {
+        names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(q, 0)));
+      }
+      sqlite3_finalize(q);
+    }
+    sqlite3_close(db);
+    return names;
+  }
+
+  static void WriteBatch(Store& s, int first, int count) {
+    ASSERT_TRUE(s.BeginBatch().ok());
+    for (int i = first; i < first + count; ++i) {
+      const std::string n = std::to_string(i);
+      ASSERT_TRUE(
+          s.WriteDocument(MakeTestDocument("d" + n + ".md", {"walrus " + n, "tusk " + n})).ok());
+    }
+    ASSERT_TRUE(s.CommitBatch().ok());
+  }
+
+  fs::path dir_;
+  std::string path_;
+};
+
+TEST_F(BulkLoadTest, AnEmptyStoreLoadsWithoutReadIndexesAndGetsThemBack) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  const std::vector<std::string> all = Indexes();
+  ASSERT_FALSE(all.empty());
+
+  auto began = s->BeginBulkLoad();
+  ASSERT_TRUE(began.ok()) << began.status().ToString();
+  EXPECT_TRUE(*began);
+  const std::vector<std::string> during = Indexes();
+  EXPECT_LT(during.size(), all.size());
+  for (const char* name : {"idx_chunks_doc_id", "idx_chunks_text_hash", "idx_docs_lang"}) {
+    EXPECT_EQ(std::count(during.begin(), during.end(), name), 0) << name;
+  }
+  // The unique index behind replacing a document by path is never dropped.
+  EXPECT_EQ(std::count(during.begin(), during.end(), "idx_docs_workspace_path"), 1);
+
+  WriteBatch(*s, 0, 30);
+  // Reads that would use a dropped index still answer, by scanning.
+  auto listed = s->ListDocuments({.lang = "en"});
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(listed->size(), 30u);
+  // Replacing a document mid-load purges its old rows without the doc_id index.
+  ASSERT_TRUE(s->WriteDocument(MakeTestDocument("d3.md", {"narwhal"}, "v2")).ok());
+
+  ASSERT_TRUE(s->EndBulkLoad().ok());
+  EXPECT_EQ(Indexes(), all);
+  auto ic = s->IntegrityCheck();
+  ASSERT_TRUE(ic.ok());
+  EXPECT_EQ(*ic, "ok");
+  auto fts = s->FullTextIntegrityCheck();
+  ASSERT_TRUE(fts.ok());
+  EXPECT_EQ(*fts, "ok");
+  auto stats = s->Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->doc_count, 30);
+  EXPECT_EQ(stats->chunk_count, 59);
+  auto replaced = s->ListDocuments({.path_glob = "d3.md"});
+  ASSERT_TRUE(replaced.ok());
+  ASSERT_EQ(replaced->size(), 1u);
+  auto chunks = s->GetChunksOfDocument((*replaced)[0].doc_id);
+  ASSERT_TRUE(chunks.ok());
+  ASSERT_EQ(chunks->size(), 1u);
+  EXPECT_EQ((*chunks)[0].chunk.text, "narwhal");
+}
+
+TEST_F(BulkLoadTest, AStoreWithDocumentsKeepsItsIndexes) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  WriteBatch(*s, 0, 1);
+  const std::vector<std::string> before = Indexes();
+  auto began = s->BeginBulkLoad();
+  ASSERT_TRUE(began.ok());
+  EXPECT_FALSE(*began);
+  EXPECT_EQ(Indexes(), before);
+}
+
+// A load that never ended (killed mid-ingest) reads correctly meanwhile, and the next writable
+// open builds the missing indexes.
+TEST_F(BulkLoadTest, AnInterruptedLoadGetsItsIndexesAtTheNextWritableOpen) {
+  std::vector<std::string> all;
+  {
+    auto s = Open();
+    ASSERT_TRUE(s);
+    all = Indexes();
+    auto began = s->BeginBulkLoad();
+    ASSERT_TRUE(began.ok() && *began);
+    WriteBatch(*s, 0, 12);
+  }
+  ASSERT_LT(Indexes().size(), all.size());
+  {
+    auto reader = Open(/*readonly=*/true);
+    ASSERT_TRUE(reader);
+    auto rows = reader->LexicalSearch({.match = "walrus", .filters = {.lang = "en"}});
+    ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+    EXPECT_EQ(rows->size(), 10u);
+    EXPECT_LT(Indexes().size(), all.size());
+  }
+  auto s = Open();
+  ASSERT_TRUE(s);
+  EXPECT_EQ(Indexes(), all);
+  auto ic = s->IntegrityCheck();
+  ASSERT_TRUE(ic.ok());
+  EXPECT_EQ(*ic, "ok");
+}
+
+}  // namespace
+}  // namespace kebab::store
