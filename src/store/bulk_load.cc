@@ -1,4 +1,4 @@
-// Store::BeginBulkLoad / EndBulkLoad and the open-time repair of a load that never ended.
+// Store::BeginBulkLoad / EndBulkLoad, and the repair of a load that never ended.
 #include <string>
 
 #include "store/sqlite_util.h"
@@ -25,6 +25,32 @@ constexpr SecondaryIndex kDeferrable[] = {
     {"idx_chunks_text_hash", "chunks(text_hash)"},
 };
 
+// FTS5's automerge as migration V001 sets it. A load turns it off: each commit would merge the
+// segments of the commits before it, work that the full merge ending a large ingest redoes.
+constexpr int kAutomerge = 8;
+
+Status SetAutomerge(sqlite3* db, int value) {
+  return Exec(db, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', " +
+                      std::to_string(value) + ")");
+}
+
+// Whether a load left its marks: a deferrable index missing, or automerge off.
+Result<bool> LoadUnfinished(sqlite3* db) {
+  Statement present(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1");
+  Status st;
+  for (const SecondaryIndex& index : kDeferrable) {
+    present.Bind(1, index.name);
+    const bool missing = present.Step(&st) && present.ColumnInt(0) == 0;
+    present.Reset();
+    KEBAB_RETURN_IF_ERROR(st);
+    if (missing) return true;
+  }
+  Statement automerge(db, "SELECT v FROM chunks_fts_config WHERE k = 'automerge'");
+  const bool off = automerge.Step(&st) && automerge.ColumnInt(0) != kAutomerge;
+  KEBAB_RETURN_IF_ERROR(st);
+  return off;
+}
+
 }  // namespace
 
 Result<bool> Store::BeginBulkLoad() {
@@ -38,30 +64,20 @@ Result<bool> Store::BeginBulkLoad() {
     for (const SecondaryIndex& index : kDeferrable) {
       KEBAB_RETURN_IF_ERROR(Exec(db_, std::string("DROP INDEX IF EXISTS ") + index.name));
     }
-    return Status::OK();
+    return SetAutomerge(db_, 0);
   }));
   return true;
 }
 
 Status Store::EndBulkLoad() {
-  {
-    Statement present(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1");
-    int missing = 0;
-    for (const SecondaryIndex& index : kDeferrable) {
-      present.Bind(1, index.name);
-      Status st;
-      if (present.Step(&st) && present.ColumnInt(0) == 0) ++missing;
-      present.Reset();
-      KEBAB_RETURN_IF_ERROR(st);
-    }
-    if (missing == 0) return Status::OK();
-  }
+  KEBAB_ASSIGN_OR_RETURN(const bool unfinished, LoadUnfinished(db_));
+  if (!unfinished) return Status::OK();
   return Atomically([&]() -> Status {
     for (const SecondaryIndex& index : kDeferrable) {
       KEBAB_RETURN_IF_ERROR(
           Exec(db_, std::string("CREATE INDEX IF NOT EXISTS ") + index.name + " ON " + index.on));
     }
-    return Status::OK();
+    return SetAutomerge(db_, kAutomerge);
   });
 }
 

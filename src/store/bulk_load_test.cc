@@ -51,6 +51,21 @@ class BulkLoadTest : public ::testing::Test {
     return names;
   }
 
+  // FTS5's automerge setting, likewise.
+  int Automerge() const {
+    sqlite3* db = nullptr;
+    int value = -1;
+    if (sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+      sqlite3_stmt* q = nullptr;
+      sqlite3_prepare_v2(db, "SELECT v FROM chunks_fts_config WHERE k = 'automerge'", -1, &q,
+                         nullptr);
+      if (sqlite3_step(q) == SQLITE_ROW) value = sqlite3_column_int(q, 0);
+      sqlite3_finalize(q);
+    }
+    sqlite3_close(db);
+    return value;
+  }
+
   static void WriteBatch(Store& s, int first, int count) {
     ASSERT_TRUE(s.BeginBatch().ok());
     for (int i = first; i < first + count; ++i) {
@@ -81,6 +96,7 @@ TEST_F(BulkLoadTest, AnEmptyStoreLoadsWithoutReadIndexesAndGetsThemBack) {
   }
   // The unique index behind replacing a document by path is never dropped.
   EXPECT_EQ(std::count(during.begin(), during.end(), "idx_docs_workspace_path"), 1);
+  EXPECT_EQ(Automerge(), 0);
 
   WriteBatch(*s, 0, 30);
   // Reads that would use a dropped index still answer, by scanning.
@@ -92,6 +108,7 @@ TEST_F(BulkLoadTest, AnEmptyStoreLoadsWithoutReadIndexesAndGetsThemBack) {
 
   ASSERT_TRUE(s->EndBulkLoad().ok());
   EXPECT_EQ(Indexes(), all);
+  EXPECT_EQ(Automerge(), 8);
   auto ic = s->IntegrityCheck();
   ASSERT_TRUE(ic.ok());
   EXPECT_EQ(*ic, "ok");
@@ -120,6 +137,7 @@ TEST_F(BulkLoadTest, AStoreWithDocumentsKeepsItsIndexes) {
   ASSERT_TRUE(began.ok());
   EXPECT_FALSE(*began);
   EXPECT_EQ(Indexes(), before);
+  EXPECT_EQ(Automerge(), 8);
 }
 
 // A load that never ended (killed mid-ingest) reads correctly meanwhile, and the next writable
@@ -135,6 +153,7 @@ TEST_F(BulkLoadTest, AnInterruptedLoadGetsItsIndexesAtTheNextWritableOpen) {
     WriteBatch(*s, 0, 12);
   }
   ASSERT_LT(Indexes().size(), all.size());
+  ASSERT_EQ(Automerge(), 0);
   {
     auto reader = Open(/*readonly=*/true);
     ASSERT_TRUE(reader);
@@ -146,6 +165,7 @@ TEST_F(BulkLoadTest, AnInterruptedLoadGetsItsIndexesAtTheNextWritableOpen) {
   auto s = Open();
   ASSERT_TRUE(s);
   EXPECT_EQ(Indexes(), all);
+  EXPECT_EQ(Automerge(), 8);
   auto ic = s->IntegrityCheck();
   ASSERT_TRUE(ic.ok());
   EXPECT_EQ(*ic, "ok");

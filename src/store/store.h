@@ -184,9 +184,10 @@ class Store {
   bool in_batch() const { return in_batch_; }
   // Loading into an empty store (store/bulk_load.cc): drops the secondary indexes that only
   // reads, deletes and filters use, so each row written costs no random-position index
-  // inserts, and EndBulkLoad builds them back by one sort each. Returns false, doing nothing,
-  // when documents are stored. Reads stay correct meanwhile, only slower; a store left without
-  // them (a crash mid-load) gets them back at its next writable open.
+  // inserts, and turns FTS5's automerge off; EndBulkLoad builds the indexes back by one sort
+  // each and turns automerge on. Returns false, doing nothing, when documents are stored.
+  // Reads stay correct meanwhile, only slower; a store left so (a crash mid-load) is put
+  // right at its next writable open.
   Result<bool> BeginBulkLoad();
   Status EndBulkLoad();
   // Removes the document at `workspace_path` (and its asset when unreferenced).
