@@ -259,6 +259,13 @@ class Extractor {
   }
 
   void Run(cmark_node* document) {
+    // About one block per top-level node: growing the vector block by block moved every
+    // block emitted so far, several times per document.
+    size_t nodes = 0;
+    for (cmark_node* node = cmark_node_first_child(document); node; node = cmark_node_next(node)) {
+      ++nodes;
+    }
+    blocks_->reserve(blocks_->size() + nodes);
     for (cmark_node* node = cmark_node_first_child(document); node; node = cmark_node_next(node)) {
       switch (cmark_node_get_type(node)) {
         case CMARK_NODE_HEADING:

@@ -288,8 +288,24 @@ Result<std::unique_ptr<VectorIndex>> OpenHnsw(const std::string& path, int dims,
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
   const bool view = !ec && static_cast<int64_t>(bytes) > map_above_bytes;
-  auto opened = us::index_dense_t::make(path.c_str(), view);
-  if (!opened) return IoError("cannot open " + path + ": " + TakeError(opened.error));
+  // A search never looks a vector up by its key, and USearch builds the key-to-slot table
+  // when it opens an index unless told not to: most of the time to map a large one.
+  us::index_dense_config_t config(static_cast<size_t>(shape.connectivity),
+                                  static_cast<size_t>(shape.expansion_add),
+                                  static_cast<size_t>(shape.expansion_search));
+  config.enable_key_lookups = false;
+  auto opened = us::index_dense_t::make(
+      us::metric_punned_t::builtin(static_cast<size_t>(dims), us::metric_kind_t::cos_k,
+                                   ScalarKind(shape.scalar)),
+      config);
+  // Opening sizes the per-thread search state by the limits the index had before; a new
+  // index has none.
+  if (!opened || !opened.index.try_reserve(us::index_limits_t{})) {
+    return IoError("cannot open " + path + ": " +
+                   (opened ? std::string("out of memory") : TakeError(opened.error)));
+  }
+  auto read = view ? opened.index.view(path.c_str()) : opened.index.load(path.c_str());
+  if (!read) return IoError("cannot open " + path + ": " + TakeError(read.error));
   if (opened.index.dimensions() != static_cast<size_t>(dims)) {
     return IoError(path + " holds vectors of another dimension");
   }
