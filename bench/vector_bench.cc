@@ -258,16 +258,15 @@ nlohmann::json RowsJson(const std::vector<Row>& rows, int k) {
 }
 
 int Usage(const char* argv0) {
-  std::fprintf(
-      stderr,
-      "usage: %s [--sizes 10000,100000,1000000] [--queries 1000] [--exact-queries N]\n"
-      "       [--threads 2] [--work DIR] [--keep] [--engines kebab,usearch,faiss]\n"
-      "       [--faiss-hnsw-max 10000] [--clusters N/500] [--rank 16] [--spread 0.6]\n"
-      "       [--noise 0.25] [--seed 42] [--json-out PATH]\n"
-      "       [--connectivity 16] [--expansion-add 128] [--expansion-search 64]\n"
-      "       [--scalar f16|f32|i8]\n"
-      "  The last four shape the index of every engine (kebab's index.* settings).\n",
-      argv0);
+  std::fprintf(stderr,
+               "usage: %s [--sizes 10000,100000,1000000] [--queries 1000] [--exact-queries N]\n"
+               "       [--threads 2] [--work DIR] [--keep] [--engines kebab,usearch,faiss]\n"
+               "       [--faiss-hnsw-max 10000] [--clusters N/500] [--rank 16] [--spread 0.6]\n"
+               "       [--noise 0.25] [--seed 42] [--json-out PATH]\n"
+               "       [--connectivity 16] [--expansion-add 128] [--expansion-search 64]\n"
+               "       [--scalar f16|f32|i8]\n"
+               "  The last four shape the index of every engine (kebab's index.* settings).\n",
+               argv0);
   return 2;
 }
 

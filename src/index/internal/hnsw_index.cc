@@ -96,6 +96,19 @@ Shape ExactShape() {
   return {.kind = IndexKind::kExact, .scalar = "f32"};
 }
 
+// An empty index of kebab's metric with `shape`'s scalar and graph settings. Without key
+// lookups it can only add and search: no remove, contains or get.
+us::index_dense_t::state_result_t MakeEmpty(int dims, const Shape& shape, bool key_lookups) {
+  us::index_dense_config_t config(static_cast<size_t>(shape.connectivity),
+                                  static_cast<size_t>(shape.expansion_add),
+                                  static_cast<size_t>(shape.expansion_search));
+  config.enable_key_lookups = key_lookups;
+  return us::index_dense_t::make(
+      us::metric_punned_t::builtin(static_cast<size_t>(dims), us::metric_kind_t::cos_k,
+                                   ScalarKind(shape.scalar)),
+      config);
+}
+
 // Adds `count` f32 vectors (rows of `vectors`) on `threads` threads.
 Status AddParallel(us::index_dense_t& index, const std::vector<int64_t>& keys,
                    const std::vector<float>& vectors, int dims, int threads) {
@@ -247,12 +260,7 @@ Result<HnswBuild> BuildHnsw(store::Store& store, int64_t space_id, int dims, con
     KEBAB_ASSIGN_OR_RETURN(build, Refresh(dims, threads, previous, all));
   }
   if (!build) {
-    const auto metric = us::metric_punned_t::builtin(
-        static_cast<size_t>(dims), us::metric_kind_t::cos_k, ScalarKind(shape.scalar));
-    us::index_dense_config_t config(static_cast<size_t>(shape.connectivity),
-                                    static_cast<size_t>(shape.expansion_add),
-                                    static_cast<size_t>(shape.expansion_search));
-    auto made = us::index_dense_t::make(metric, config);
+    auto made = MakeEmpty(dims, shape, /*key_lookups=*/true);
     if (!made) return GenericError("cannot create the vector index: " + TakeError(made.error));
     KEBAB_RETURN_IF_ERROR(AddRows(made.index, all.rowids, all.vectors, dims, threads));
     build.emplace();
@@ -290,14 +298,7 @@ Result<std::unique_ptr<VectorIndex>> OpenHnsw(const std::string& path, int dims,
   const bool view = !ec && static_cast<int64_t>(bytes) > map_above_bytes;
   // A search never looks a vector up by its key, and USearch builds the key-to-slot table
   // when it opens an index unless told not to: most of the time to map a large one.
-  us::index_dense_config_t config(static_cast<size_t>(shape.connectivity),
-                                  static_cast<size_t>(shape.expansion_add),
-                                  static_cast<size_t>(shape.expansion_search));
-  config.enable_key_lookups = false;
-  auto opened = us::index_dense_t::make(
-      us::metric_punned_t::builtin(static_cast<size_t>(dims), us::metric_kind_t::cos_k,
-                                   ScalarKind(shape.scalar)),
-      config);
+  auto opened = MakeEmpty(dims, shape, /*key_lookups=*/false);
   // Opening sizes the per-thread search state by the limits the index had before; a new
   // index has none.
   if (!opened || !opened.index.try_reserve(us::index_limits_t{})) {
