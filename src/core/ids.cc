@@ -14,6 +14,17 @@ bool IsAscii(std::string_view s) {
   return true;
 }
 
+// The first 32 hex chars of BLAKE3(canonical): BLAKE3's output is extendable, so its first 16
+// bytes are the prefix of the full digest.
+std::string IdOfCanonical(std::string_view canonical) {
+  blake3_hasher h;
+  blake3_hasher_init(&h);
+  blake3_hasher_update(&h, canonical.data(), canonical.size());
+  unsigned char digest[16];
+  blake3_hasher_finalize(&h, digest, sizeof digest);
+  return ToHex(digest, sizeof digest);
+}
+
 void AppendString(std::string_view s, std::string& out) {
   if (IsKnownNfc(s)) {
     AppendJsonString(out, s);
@@ -99,7 +110,7 @@ std::string CanonicalJson(const nlohmann::json& value) {
 }
 
 std::string IdFrom(const nlohmann::json& tuple) {
-  return Blake3Hex(CanonicalJson(tuple)).substr(0, 32);
+  return IdOfCanonical(CanonicalJson(tuple));
 }
 
 std::string NormalizeWorkspacePath(std::string_view path) {
@@ -123,24 +134,37 @@ std::string NormalizeWorkspacePath(std::string_view path) {
   return out;
 }
 
+// The ids of the hot recipes below write their canonical JSON directly, keys in sorted order:
+// they run for every document, block and chunk an ingest writes.
 std::string AssetId(std::string_view content_blake3_hex) {
-  return IdFrom({{"kind", "asset"}, {"asset_blake3", content_blake3_hex}});
+  std::string out;
+  out.reserve(96 + content_blake3_hex.size());
+  out += "{\"asset_blake3\":";
+  AppendString(content_blake3_hex, out);
+  out += ",\"kind\":\"asset\"}";
+  return IdOfCanonical(out);
 }
 
 std::string DocId(std::string_view workspace_path, std::string_view asset_id,
                   std::string_view parser_version) {
-  return IdFrom({{"kind", "doc"},
-                 {"workspace_path", NormalizeWorkspacePath(workspace_path)},
-                 {"asset_id", asset_id},
-                 {"parser_version", parser_version}});
+  std::string out;
+  out.reserve(128 + workspace_path.size());
+  out += "{\"asset_id\":";
+  AppendString(asset_id, out);
+  out += ",\"kind\":\"doc\",\"parser_version\":";
+  AppendString(parser_version, out);
+  out += ",\"workspace_path\":";
+  AppendString(NormalizeWorkspacePath(workspace_path), out);
+  out += '}';
+  return IdOfCanonical(out);
 }
 
 std::string BlockId(std::string_view doc_id, std::string_view block_kind,
                     const std::vector<std::string>& heading_path, int ordinal,
                     const SourceSpan& source_span) {
-  // The canonical JSON of {kind, doc_id, block_kind, heading_path, ordinal, source_span},
-  // written directly (keys in sorted order): this runs for every block of every document.
-  std::string out = "{\"block_kind\":";
+  std::string out;
+  out.reserve(160);
+  out += "{\"block_kind\":";
   AppendString(block_kind, out);
   out += ",\"doc_id\":";
   AppendString(doc_id, out);
@@ -153,14 +177,16 @@ std::string BlockId(std::string_view doc_id, std::string_view block_kind,
   out += std::to_string(ordinal);
   out += ",\"source_span\":";
   // A span's JSON has sorted keys, ASCII strings and integers only: already canonical.
-  out += SpanJson(source_span);
+  AppendSpanJson(out, source_span);
   out += '}';
-  return Blake3Hex(out).substr(0, 32);
+  return IdOfCanonical(out);
 }
 
 std::string ChunkId(std::string_view doc_id, std::string_view chunker_version,
                     const std::vector<std::string>& block_ids, std::string_view policy_hash) {
-  std::string out = "{\"block_ids\":[";
+  std::string out;
+  out.reserve(96 + 35 * block_ids.size());
+  out += "{\"block_ids\":[";
   for (size_t i = 0; i < block_ids.size(); ++i) {
     if (i) out += ',';
     AppendString(block_ids[i], out);
@@ -172,7 +198,7 @@ std::string ChunkId(std::string_view doc_id, std::string_view chunker_version,
   out += ",\"kind\":\"chunk\",\"policy_hash\":";
   AppendString(policy_hash, out);
   out += '}';
-  return Blake3Hex(out).substr(0, 32);
+  return IdOfCanonical(out);
 }
 
 }  // namespace kebab

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/hash.h"
+
 namespace kebab {
 namespace {
 
@@ -117,6 +119,22 @@ TEST(RecipeTest, DirectBlockAndChunkIdsMatchTheGenericRecipe) {
                     {"chunker_version", "md-heading-v2"},
                     {"block_ids", blocks},
                     {"policy_hash", "ph#seg1"}}));
+}
+
+TEST(RecipeTest, DirectDocAndAssetIdsMatchTheGenericRecipe) {
+  const std::string nfd_path = "./notes//\xe1\x84\x92\xe1\x85\xa1\xe1\x86\xab \"q\".md";
+  EXPECT_EQ(DocId(nfd_path, "asset1", "md-v1"),
+            IdFrom({{"kind", "doc"},
+                    {"workspace_path", NormalizeWorkspacePath(nfd_path)},
+                    {"asset_id", "asset1"},
+                    {"parser_version", "md-v1"}}));
+  const std::string checksum(64, 'a');
+  EXPECT_EQ(AssetId(checksum), IdFrom({{"kind", "asset"}, {"asset_blake3", checksum}}));
+}
+
+TEST(IdFromTest, IsThePrefixOfTheFullDigest) {
+  const nlohmann::json tuple = {{"kind", "doc"}, {"n", 1}};
+  EXPECT_EQ(IdFrom(tuple), Blake3Hex(CanonicalJson(tuple)).substr(0, 32));
 }
 
 }  // namespace

@@ -45,19 +45,10 @@ void AppendJsonString(std::string& out, std::string_view s) {
 
 namespace {
 
-void AppendJsonStrings(std::string& out, const std::vector<std::string>& values) {
-  out += '[';
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ',';
-    AppendJsonString(out, values[i]);
-  }
-  out += ']';
-}
-
 // {"<k1>":"<v1>","<k2>":"<v2>"}; keys must be given in sorted order, as nlohmann dumps them.
-std::string StringPairObject(std::string_view k1, std::string_view v1, std::string_view k2,
-                             std::string_view v2) {
-  std::string out = "{\"";
+void AppendStringPairObject(std::string& out, std::string_view k1, std::string_view v1,
+                            std::string_view k2, std::string_view v2) {
+  out += "{\"";
   out.append(k1);
   out += "\":";
   AppendJsonString(out, v1);
@@ -66,69 +57,126 @@ std::string StringPairObject(std::string_view k1, std::string_view v1, std::stri
   out += "\":";
   AppendJsonString(out, v2);
   out += '}';
-  return out;
+}
+
+void AppendKey(std::string& out, char separator, std::string_view key) {
+  out += separator;
+  out += '"';
+  out.append(key);
+  out += "\":";
 }
 
 }  // namespace
 
-std::string JsonStringArray(const std::vector<std::string>& values) {
-  std::string out;
-  AppendJsonStrings(out, values);
-  return out;
-}
-
-std::string SpanJson(const SourceSpan& span) {
-  if (span.kind != SourceSpan::Kind::kLine) return span.ToJson().dump();
-  return "{\"end\":" + std::to_string(span.end) +
-         ",\"kind\":\"line\",\"start\":" + std::to_string(span.start) + "}";
-}
-
-std::string SpansJson(const std::vector<SourceSpan>& spans) {
-  std::string out = "[";
-  for (size_t i = 0; i < spans.size(); ++i) {
+void AppendJsonStringArray(std::string& out, const std::vector<std::string>& values) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
     if (i) out += ',';
-    out += SpanJson(spans[i]);
+    AppendJsonString(out, values[i]);
   }
   out += ']';
-  return out;
 }
 
-std::string BlockPayloadJson(const Block& b) {
-  std::string out;
+void AppendSpanJson(std::string& out, const SourceSpan& span) {
+  if (span.kind != SourceSpan::Kind::kLine) {
+    out += span.ToJson().dump();
+    return;
+  }
+  out += "{\"end\":";
+  out += std::to_string(span.end);
+  out += ",\"kind\":\"line\",\"start\":";
+  out += std::to_string(span.start);
+  out += '}';
+}
+
+void AppendSpansJson(std::string& out, const std::vector<SourceSpan>& spans) {
+  out += '[';
+  for (size_t i = 0; i < spans.size(); ++i) {
+    if (i) out += ',';
+    AppendSpanJson(out, spans[i]);
+  }
+  out += ']';
+}
+
+void AppendBlockPayloadJson(std::string& out, const Block& b) {
   switch (b.kind) {
     case BlockKind::kHeading:
-      out = "{\"level\":" + std::to_string(b.level) + ",\"text\":";
+      out += "{\"level\":";
+      out += std::to_string(b.level);
+      out += ",\"text\":";
       AppendJsonString(out, b.text);
       out += '}';
-      return out;
+      return;
     case BlockKind::kParagraph:
     case BlockKind::kQuote:
-      out = "{\"text\":";
+      out += "{\"text\":";
       AppendJsonString(out, b.text);
       out += '}';
-      return out;
+      return;
     case BlockKind::kList:
-      out = "{\"items\":";
-      AppendJsonStrings(out, b.items);
+      out += "{\"items\":";
+      AppendJsonStringArray(out, b.items);
       out += b.ordered ? ",\"ordered\":true}" : ",\"ordered\":false}";
-      return out;
+      return;
     case BlockKind::kCode:
-      return StringPairObject("code", b.text, "lang", b.lang);
+      AppendStringPairObject(out, "code", b.text, "lang", b.lang);
+      return;
     case BlockKind::kTable:
-      out = "{\"headers\":";
-      AppendJsonStrings(out, b.headers);
+      out += "{\"headers\":";
+      AppendJsonStringArray(out, b.headers);
       out += ",\"rows\":[";
       for (size_t i = 0; i < b.rows.size(); ++i) {
         if (i) out += ',';
-        AppendJsonStrings(out, b.rows[i]);
+        AppendJsonStringArray(out, b.rows[i]);
       }
       out += "]}";
-      return out;
+      return;
     case BlockKind::kImageRef:
     case BlockKind::kAudioRef:
-      return StringPairObject("alt", b.alt, "src", b.src);
+      AppendStringPairObject(out, "alt", b.alt, "src", b.src);
+      return;
   }
-  return "{}";
+  out += "{}";
+}
+
+void AppendMetadataJson(std::string& out, const Metadata& m) {
+  AppendKey(out, '{', "aliases");
+  AppendJsonStringArray(out, m.aliases);
+  AppendKey(out, ',', "created_at");
+  AppendJsonString(out, m.created_at);
+  AppendKey(out, ',', "source_type");
+  AppendJsonString(out, SourceTypeName(m.source_type));
+  AppendKey(out, ',', "tags");
+  AppendJsonStringArray(out, m.tags);
+  AppendKey(out, ',', "trust_level");
+  AppendJsonString(out, TrustLevelName(m.trust_level));
+  AppendKey(out, ',', "updated_at");
+  AppendJsonString(out, m.updated_at);
+  AppendKey(out, ',', "user");
+  if (m.user.is_object() && m.user.empty()) {
+    out += "{}";
+  } else {
+    out += m.user.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  out += '}';
+}
+
+void AppendProvenanceJson(std::string& out, const std::vector<ProvenanceEvent>& events) {
+  out += '[';
+  for (size_t i = 0; i < events.size(); ++i) {
+    const ProvenanceEvent& e = events[i];
+    if (i) out += ',';
+    AppendKey(out, '{', "agent");
+    AppendJsonString(out, e.agent);
+    AppendKey(out, ',', "at");
+    AppendJsonString(out, e.at);
+    AppendKey(out, ',', "kind");
+    AppendJsonString(out, e.kind);
+    AppendKey(out, ',', "note");
+    AppendJsonString(out, e.note);
+    out += '}';
+  }
+  out += ']';
 }
 
 }  // namespace kebab

@@ -1,5 +1,6 @@
 // Small, allocation-light JSON text writers for the hot ingest path (ids and stored JSON
-// columns). Output is byte-identical to nlohmann::json's compact dump of the same value.
+// columns). Each appends to `out`, byte-identical to nlohmann::json's compact dump of the same
+// value; strings must be valid UTF-8 (parsers sanitize their input).
 #pragma once
 
 #include <string>
@@ -10,19 +11,25 @@
 
 namespace kebab {
 
-// Appends `s` as a JSON string literal (quotes, escapes; UTF-8 passed through).
+// `s` as a JSON string literal (quotes, escapes; UTF-8 passed through).
 void AppendJsonString(std::string& out, std::string_view s);
 
 // ["a","b"] for a list of strings.
-std::string JsonStringArray(const std::vector<std::string>& values);
+void AppendJsonStringArray(std::string& out, const std::vector<std::string>& values);
 
-// SourceSpan::ToJson().dump() without building the object.
-std::string SpanJson(const SourceSpan& span);
+// SourceSpan::ToJson().
+void AppendSpanJson(std::string& out, const SourceSpan& span);
 
 // [span, span, ...].
-std::string SpansJson(const std::vector<SourceSpan>& spans);
+void AppendSpansJson(std::string& out, const std::vector<SourceSpan>& spans);
 
-// block.PayloadJson().dump() without building the object.
-std::string BlockPayloadJson(const Block& block);
+// Block::PayloadJson().
+void AppendBlockPayloadJson(std::string& out, const Block& block);
+
+// Metadata::ToJson().
+void AppendMetadataJson(std::string& out, const Metadata& metadata);
+
+// [{"agent":…,"at":…,"kind":…,"note":…}, …].
+void AppendProvenanceJson(std::string& out, const std::vector<ProvenanceEvent>& events);
 
 }  // namespace kebab

@@ -7,18 +7,33 @@
 namespace kebab {
 namespace {
 
+// What a writer appends to an empty string.
+template <typename Writer, typename Value>
+std::string Written(Writer writer, const Value& value) {
+  std::string out;
+  writer(out, value);
+  return out;
+}
+
 TEST(JsonTextTest, MatchesNlohmannDump) {
   const std::vector<std::string> values = {
       "plain", "q\"uote", "back\\slash", "ctl\x01\x1f", "tab\tnl\n", "한글", ""};
-  EXPECT_EQ(JsonStringArray(values), nlohmann::json(values).dump());
+  EXPECT_EQ(Written(AppendJsonStringArray, values), nlohmann::json(values).dump());
   SourceSpan line = SourceSpan::Lines(4, 12);
-  EXPECT_EQ(SpanJson(line), line.ToJson().dump());
+  EXPECT_EQ(Written(AppendSpanJson, line), line.ToJson().dump());
   SourceSpan page;
   page.kind = SourceSpan::Kind::kPage;
   page.page = 3;
-  EXPECT_EQ(SpanJson(page), page.ToJson().dump());
+  EXPECT_EQ(Written(AppendSpanJson, page), page.ToJson().dump());
   nlohmann::json arr = nlohmann::json::array({line.ToJson(), page.ToJson()});
-  EXPECT_EQ(SpansJson({line, page}), arr.dump());
+  EXPECT_EQ(Written(AppendSpansJson, std::vector<SourceSpan>{line, page}), arr.dump());
+}
+
+TEST(JsonTextTest, WritersAppendAfterWhatIsThere) {
+  std::string out = "prefix";
+  AppendSpanJson(out, SourceSpan::Lines(1, 2));
+  AppendJsonStringArray(out, {"a"});
+  EXPECT_EQ(out, "prefix{\"end\":2,\"kind\":\"line\",\"start\":1}[\"a\"]");
 }
 
 TEST(JsonTextTest, BlockPayloadMatchesNlohmannDumpForEveryKind) {
@@ -44,11 +59,36 @@ TEST(JsonTextTest, BlockPayloadMatchesNlohmannDumpForEveryKind) {
   blocks[7].src = "img/a b.png";
   blocks[7].alt = "an \"alt\"";
   for (const Block& b : blocks) {
-    EXPECT_EQ(BlockPayloadJson(b), b.PayloadJson().dump()) << BlockKindName(b.kind);
+    EXPECT_EQ(Written(AppendBlockPayloadJson, b), b.PayloadJson().dump()) << BlockKindName(b.kind);
   }
   Block audio = blocks[7];
   audio.kind = BlockKind::kAudioRef;
-  EXPECT_EQ(BlockPayloadJson(audio), audio.PayloadJson().dump());
+  EXPECT_EQ(Written(AppendBlockPayloadJson, audio), audio.PayloadJson().dump());
+}
+
+TEST(JsonTextTest, MetadataMatchesNlohmannDump) {
+  Metadata m;
+  EXPECT_EQ(Written(AppendMetadataJson, m), m.ToJson().dump());
+  m.aliases = {"alias \"one\"", "별칭"};
+  m.tags = {"a", "b/c"};
+  m.created_at = "2026-01-02T03:04:05Z";
+  m.updated_at = "2026-02-03T04:05:06Z";
+  m.source_type = SourceType::kMarkdown;
+  m.trust_level = TrustLevel::kSecondary;
+  m.user = {{"zeta", 1}, {"alpha", {"x", "y"}}, {"nested", {{"k", nullptr}}}};
+  EXPECT_EQ(Written(AppendMetadataJson, m), m.ToJson().dump());
+}
+
+TEST(JsonTextTest, ProvenanceMatchesNlohmannDump) {
+  const std::vector<ProvenanceEvent> events = {
+      {"2026-01-02T03:04:05Z", "kebab-parse-md", "parsed", "md-cmark-gfm-v1, 3 blocks"},
+      {"2026-01-02T03:04:06Z", "agent", "warning", "line\n\"two\""}};
+  nlohmann::json expected = nlohmann::json::array();
+  for (const auto& e : events) {
+    expected.push_back({{"at", e.at}, {"agent", e.agent}, {"kind", e.kind}, {"note", e.note}});
+  }
+  EXPECT_EQ(Written(AppendProvenanceJson, events), expected.dump());
+  EXPECT_EQ(Written(AppendProvenanceJson, std::vector<ProvenanceEvent>{}), "[]");
 }
 
 }  // namespace

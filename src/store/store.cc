@@ -17,18 +17,6 @@
 namespace kebab::store {
 namespace {
 
-nlohmann::json ProvenanceJson(const std::vector<ProvenanceEvent>& events) {
-  nlohmann::json a = nlohmann::json::array();
-  for (const auto& e : events) {
-    a.push_back({{"at", e.at}, {"agent", e.agent}, {"kind", e.kind}, {"note", e.note}});
-  }
-  return a;
-}
-
-std::string Dump(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 // Reads kv[key] before any FTS table is touched (the tokenizer must be registered first).
 std::optional<std::string> ReadKv(sqlite3* db, const char* key) {
   Statement q(db, "SELECT value FROM kv WHERE key = ?1");
@@ -43,17 +31,37 @@ std::optional<std::string> ReadKv(sqlite3* db, const char* key) {
 
 void EncodeRows(DocumentWrite* w, const text::Analyzer* analyzer) {
   DocumentWrite::Encoded e;
-  e.metadata = Dump(w->doc.metadata.ToJson());
-  e.provenance = Dump(ProvenanceJson(w->doc.provenance));
+  AppendMetadataJson(e.metadata, w->doc.metadata);
+  AppendProvenanceJson(e.provenance, w->doc.provenance);
+  const size_t blocks = w->doc.blocks.size();
+  size_t text_bytes = 0;
+  for (const auto& b : w->doc.blocks) text_bytes += b.text.size();
+  e.block_heading.Reserve(blocks, 16 * blocks);
+  e.block_span.Reserve(blocks, 40 * blocks);
+  e.block_payload.Reserve(blocks, 24 * blocks + text_bytes + text_bytes / 8);
   for (const auto& b : w->doc.blocks) {
-    e.block_heading.push_back(JsonStringArray(b.heading_path));
-    e.block_span.push_back(SpanJson(b.span));
-    e.block_payload.push_back(BlockPayloadJson(b));
+    AppendJsonStringArray(e.block_heading.text(), b.heading_path);
+    e.block_heading.EndValue();
+    AppendSpanJson(e.block_span.text(), b.span);
+    e.block_span.EndValue();
+    AppendBlockPayloadJson(e.block_payload.text(), b);
+    e.block_payload.EndValue();
+  }
+  const size_t chunks = w->chunks.size();
+  e.chunk_heading.Reserve(chunks, 16 * chunks);
+  e.chunk_spans.Reserve(chunks, 40 * chunks);
+  e.chunk_block_ids.Reserve(chunks, 64 * chunks);
+  if (analyzer != nullptr) {
+    e.chunk_heading_tokens.reserve(chunks);
+    e.chunk_text_tokens.reserve(chunks);
   }
   for (const auto& c : w->chunks) {
-    e.chunk_heading.push_back(JsonStringArray(c.heading_path));
-    e.chunk_spans.push_back(SpansJson(c.source_spans));
-    e.chunk_block_ids.push_back(JsonStringArray(c.block_ids));
+    AppendJsonStringArray(e.chunk_heading.text(), c.heading_path);
+    e.chunk_heading.EndValue();
+    AppendSpansJson(e.chunk_spans.text(), c.source_spans);
+    e.chunk_spans.EndValue();
+    AppendJsonStringArray(e.chunk_block_ids.text(), c.block_ids);
+    e.chunk_block_ids.EndValue();
     if (analyzer != nullptr) {
       e.chunk_heading_tokens.push_back(text::TokenStream::Of(*analyzer, e.chunk_heading.back()));
       e.chunk_text_tokens.push_back(text::TokenStream::Of(*analyzer, c.text));

@@ -25,6 +25,7 @@
 #include "store/answers.h"
 #include "store/eval_runs.h"
 #include "store/sqlite_util.h"
+#include "store/text_column.h"
 #include "store/vectors.h"
 #include "text/token_stream.h"
 
@@ -58,8 +59,8 @@ struct DocumentWrite {
   // worker threads so the single writer thread only executes SQL.
   struct Encoded {
     std::string metadata, provenance;
-    std::vector<std::string> block_heading, block_span, block_payload;
-    std::vector<std::string> chunk_heading, chunk_spans, chunk_block_ids;
+    TextColumn block_heading, block_span, block_payload;
+    TextColumn chunk_heading, chunk_spans, chunk_block_ids;
     // Full-text tokens of chunk_heading[i] and chunks[i].text, when EncodeRows had an analyzer.
     std::vector<text::TokenStream> chunk_heading_tokens, chunk_text_tokens;
   };
