@@ -162,8 +162,10 @@ std::string DocId(std::string_view workspace_path, std::string_view asset_id,
 std::string BlockId(std::string_view doc_id, std::string_view block_kind,
                     const std::vector<std::string>& heading_path, int ordinal,
                     const SourceSpan& source_span) {
+  size_t heading_bytes = 0;
+  for (const auto& h : heading_path) heading_bytes += h.size() + 3;
   std::string out;
-  out.reserve(160);
+  out.reserve(224 + heading_bytes);
   out += "{\"block_kind\":";
   AppendString(block_kind, out);
   out += ",\"doc_id\":";
@@ -185,7 +187,7 @@ std::string BlockId(std::string_view doc_id, std::string_view block_kind,
 std::string ChunkId(std::string_view doc_id, std::string_view chunker_version,
                     const std::vector<std::string>& block_ids, std::string_view policy_hash) {
   std::string out;
-  out.reserve(96 + 35 * block_ids.size());
+  out.reserve(160 + policy_hash.size() + 35 * block_ids.size());
   out += "{\"block_ids\":[";
   for (size_t i = 0; i < block_ids.size(); ++i) {
     if (i) out += ',';

@@ -28,6 +28,10 @@ TokenStream TokenStream::Of(const Analyzer& analyzer, std::string_view text) {
   };
   TokenStream stream;
   stream.stemmer_ = analyzer.options().stemmer;
+  // Sized for prose, whose terms take about as many bytes as the text, about one per 4 bytes
+  // (CJK bigrams take more and grow the buffers as usual).
+  stream.terms_.reserve(text.size());
+  stream.tokens_.reserve(text.size() / 4 + 1);
   Sink sink(&stream);
   analyzer.Tokenize(text, sink);
   return stream;
