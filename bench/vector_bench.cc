@@ -19,6 +19,7 @@
 // JSON object to PATH, for bench/suite.py.
 #include "vector_bench.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -166,17 +167,17 @@ std::pair<double, double> NeighbourCosines(const Dataset& d, const Neighbors& tr
 }
 
 void PrintTable(const std::vector<Row>& rows, int k) {
-  std::printf("%-15s %-38s %9s %9s %9s %7s %9s %9s %9s  %s\n", "engine", "timed", "build s",
+  std::printf("%-15s %-38s %9s %9s %9s %7s %9s %9s %9s %8s  %s\n", "engine", "timed", "build s",
               "file MB", "reopen ms", "queries", "p50 ms", "p95 ms",
-              ("recall@" + std::to_string(k)).c_str(), "note");
+              ("recall@" + std::to_string(k)).c_str(), "faults/q", "note");
   for (const Row& r : rows) {
-    std::printf("%-15s %-38s %9s %9s %9s %7s %9s %9s %9s  %s\n", r.engine.c_str(), r.what.c_str(),
-                Fixed(r.build_s, 2).c_str(), Fixed(r.file_mb, 1).c_str(),
+    std::printf("%-15s %-38s %9s %9s %9s %7s %9s %9s %9s %8s  %s\n", r.engine.c_str(),
+                r.what.c_str(), Fixed(r.build_s, 2).c_str(), Fixed(r.file_mb, 1).c_str(),
                 Fixed(r.reopen_ms, 2).c_str(),
                 r.latency.queries ? std::to_string(r.latency.queries).c_str() : "-",
                 r.latency.queries ? Fixed(r.latency.p50_ms, 3).c_str() : "-",
                 r.latency.queries ? Fixed(r.latency.p95_ms, 3).c_str() : "-",
-                Fixed(r.recall, 3).c_str(), r.note.c_str());
+                Fixed(r.recall, 3).c_str(), Fixed(r.faults_per_query, 1).c_str(), r.note.c_str());
   }
 }
 
@@ -252,6 +253,7 @@ nlohmann::json RowsJson(const std::vector<Row>& rows, int k) {
       j["p95_ms"] = r.latency.p95_ms;
     }
     if (r.recall >= 0) j["recall_at_" + std::to_string(k)] = r.recall;
+    if (r.faults_per_query >= 0) j["minor_faults_per_query"] = r.faults_per_query;
     out[r.id] = std::move(j);
   }
   return out;
@@ -352,8 +354,20 @@ Latency Summarize(std::vector<double> ms) {
   return l;
 }
 
+namespace {
+
+// Minor page faults of the calling thread so far: a query's first touches of mapped pages.
+long MinorFaults() {
+  struct rusage usage;
+  getrusage(RUSAGE_THREAD, &usage);
+  return usage.ru_minflt;
+}
+
+}  // namespace
+
 void TimeInterleaved(std::vector<Row>& rows, const Neighbors& truth, int k) {
   std::vector<std::vector<double>> ms(rows.size());
+  std::vector<long> faults(rows.size(), 0);
   std::vector<Neighbors> found(rows.size());
   std::set<int> passes;
   for (const Row& r : rows) {
@@ -378,9 +392,11 @@ void TimeInterleaved(std::vector<Row>& rows, const Neighbors& truth, int k) {
       std::shuffle(order.begin(), order.end(), rng);
       for (size_t i : order) {
         for (size_t q = first; q < std::min(first + kSlice, rows[i].queries); ++q) {
+          const long faults_before = MinorFaults();
           const auto t = Clock::now();
           std::vector<uint32_t> ids = rows[i].search(q);
           ms[i].push_back(MsSince(t));
+          faults[i] += MinorFaults() - faults_before;
           found[i].push_back(std::move(ids));
         }
       }
@@ -392,6 +408,8 @@ void TimeInterleaved(std::vector<Row>& rows, const Neighbors& truth, int k) {
   }
   for (size_t i = 0; i < rows.size(); ++i) {
     if (!rows[i].search) continue;
+    rows[i].faults_per_query =
+        ms[i].empty() ? 0 : static_cast<double>(faults[i]) / static_cast<double>(ms[i].size());
     rows[i].latency = Summarize(std::move(ms[i]));
     rows[i].recall = RecallAtK(truth, found[i], k);
   }

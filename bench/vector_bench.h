@@ -87,6 +87,7 @@ struct Row {
   // Filled by TimeInterleaved.
   Latency latency;
   double recall = -1;
+  double faults_per_query = -1;  // minor page faults (first touches of mapped pages)
 };
 
 // Times every row's search on its queries, one query at a time, pass by pass; within a pass,

@@ -148,7 +148,9 @@ constexpr KeySpec kKeys[] = {
      "graph (approximate, much faster). An integer >= 0."},
     {"index", "scalar", KEBAB_FIELD(index.scalar), false,
      "How the index stores vectors: \"f16\" (default), \"f32\" or \"i8\". Hits are\n"
-     "always re-scored with the exact float32 vectors kept in kebab.sqlite."},
+     "always re-scored with the exact float32 vectors kept in kebab.sqlite. From about a\n"
+     "million vectors, \"i8\" with expansion_add = 96 and expansion_search = 128 builds\n"
+     "in a third less time, recall@10 still >= 0.95 (README, \"Vector index\")."},
     {"index", "connectivity", KEBAB_FIELD(index.connectivity), false,
      "HNSW: edges per node; more = better recall, bigger index. An integer 4..64."},
     {"index", "expansion_add", KEBAB_FIELD(index.expansion_add), false,

@@ -304,6 +304,38 @@ TEST_F(VectorIndexTest, BothKindsNameTheirHitsWithTheStoresChunkIds) {
   }
 }
 
+TEST_F(VectorIndexTest, HitsAreFoundAmongRowidsWithUnevenGaps) {
+  // Rowids 1..600, then a run of 200 and every seventh document deleted, then 601..700.
+  AddDocuments("a", 60, 10);
+  for (int d = 0; d < 60; ++d) {
+    if ((d >= 5 && d < 25) || d % 7 == 0) {
+      ASSERT_TRUE(store_->PurgePath("a/" + std::to_string(d) + ".md").ok());
+    }
+  }
+  AddDocuments("b", 10, 10);
+  auto stored = store_->FilteredChunkRowids({});
+  ASSERT_TRUE(stored.ok());
+  std::sort(stored->begin(), stored->end());
+  std::vector<Neighbor> all;
+  for (int64_t rowid : *stored) all.push_back({rowid, 0});
+  const std::vector<float> query = vectors_.Next();
+  for (const std::string& scalar : {std::string("f16"), std::string("f32")}) {
+    auto index = Open(Options(scalar == "f32" ? 100000 : 100, scalar), nullptr);
+    ASSERT_TRUE(index);
+    std::vector<std::string> ids;
+    ASSERT_TRUE(index->ChunkIds(all, &ids)) << scalar;
+    EXPECT_EQ(ids, StoreIds(all)) << scalar;
+    std::vector<Neighbor> scored = all;
+    ASSERT_TRUE(index->Rescore(query.data(), &scored)) << scalar;
+    for (int64_t gone : {0, 1, 51, 150, 250, 701, 100000}) {
+      if (std::binary_search(stored->begin(), stored->end(), gone)) continue;
+      std::vector<Neighbor> missing = {{gone, 0.5f}};
+      EXPECT_FALSE(index->ChunkIds(missing, &ids)) << scalar << " rowid " << gone;
+      EXPECT_FALSE(index->Rescore(query.data(), &missing)) << scalar << " rowid " << gone;
+    }
+  }
+}
+
 TEST_F(VectorIndexTest, CacheWithoutIdsStillSearchesAndLeavesNamingToTheStore) {
   AddDocuments("a", 10, 10);
   for (long long exact_max : {100000LL, 50LL}) {
