@@ -33,6 +33,7 @@ void EncodeRows(DocumentWrite* w, const text::Analyzer* analyzer) {
   DocumentWrite::Encoded e;
   AppendMetadataJson(e.metadata, w->doc.metadata);
   AppendProvenanceJson(e.provenance, w->doc.provenance);
+  // Columns are sized for typical rows up front; larger ones grow the buffer as usual.
   const size_t blocks = w->doc.blocks.size();
   size_t text_bytes = 0;
   for (const auto& b : w->doc.blocks) text_bytes += b.text.size();
@@ -48,9 +49,11 @@ void EncodeRows(DocumentWrite* w, const text::Analyzer* analyzer) {
     e.block_payload.EndValue();
   }
   const size_t chunks = w->chunks.size();
+  size_t block_id_bytes = 0;
+  for (const auto& c : w->chunks) block_id_bytes += 2 + 35 * c.block_ids.size();
   e.chunk_heading.Reserve(chunks, 16 * chunks);
   e.chunk_spans.Reserve(chunks, 40 * chunks);
-  e.chunk_block_ids.Reserve(chunks, 64 * chunks);
+  e.chunk_block_ids.Reserve(chunks, block_id_bytes);
   if (analyzer != nullptr) {
     e.chunk_heading_tokens.reserve(chunks);
     e.chunk_text_tokens.reserve(chunks);
