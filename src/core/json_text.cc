@@ -59,6 +59,17 @@ void AppendStringPairObject(std::string& out, std::string_view k1, std::string_v
   out += '}';
 }
 
+// [v, v, ...], each value written by `append(out, value)`.
+template <typename T, typename Append>
+void AppendArray(std::string& out, const std::vector<T>& values, Append append) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    append(out, values[i]);
+  }
+  out += ']';
+}
+
 void AppendKey(std::string& out, char separator, std::string_view key) {
   out += separator;
   out += '"';
@@ -69,12 +80,7 @@ void AppendKey(std::string& out, char separator, std::string_view key) {
 }  // namespace
 
 void AppendJsonStringArray(std::string& out, const std::vector<std::string>& values) {
-  out += '[';
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ',';
-    AppendJsonString(out, values[i]);
-  }
-  out += ']';
+  AppendArray(out, values, [](std::string& o, const std::string& v) { AppendJsonString(o, v); });
 }
 
 void AppendSpanJson(std::string& out, const SourceSpan& span) {
@@ -90,12 +96,7 @@ void AppendSpanJson(std::string& out, const SourceSpan& span) {
 }
 
 void AppendSpansJson(std::string& out, const std::vector<SourceSpan>& spans) {
-  out += '[';
-  for (size_t i = 0; i < spans.size(); ++i) {
-    if (i) out += ',';
-    AppendSpanJson(out, spans[i]);
-  }
-  out += ']';
+  AppendArray(out, spans, AppendSpanJson);
 }
 
 void AppendBlockPayloadJson(std::string& out, const Block& b) {
@@ -162,21 +163,17 @@ void AppendMetadataJson(std::string& out, const Metadata& m) {
 }
 
 void AppendProvenanceJson(std::string& out, const std::vector<ProvenanceEvent>& events) {
-  out += '[';
-  for (size_t i = 0; i < events.size(); ++i) {
-    const ProvenanceEvent& e = events[i];
-    if (i) out += ',';
-    AppendKey(out, '{', "agent");
-    AppendJsonString(out, e.agent);
-    AppendKey(out, ',', "at");
-    AppendJsonString(out, e.at);
-    AppendKey(out, ',', "kind");
-    AppendJsonString(out, e.kind);
-    AppendKey(out, ',', "note");
-    AppendJsonString(out, e.note);
-    out += '}';
-  }
-  out += ']';
+  AppendArray(out, events, [](std::string& o, const ProvenanceEvent& e) {
+    AppendKey(o, '{', "agent");
+    AppendJsonString(o, e.agent);
+    AppendKey(o, ',', "at");
+    AppendJsonString(o, e.at);
+    AppendKey(o, ',', "kind");
+    AppendJsonString(o, e.kind);
+    AppendKey(o, ',', "note");
+    AppendJsonString(o, e.note);
+    o += '}';
+  });
 }
 
 }  // namespace kebab
