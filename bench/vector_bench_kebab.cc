@@ -255,22 +255,19 @@ std::vector<Row> KebabRows(const Dataset& d, const RunOptions& o) {
                     .search = nearest(kHybridDepth),
                     .queries = count,
                     .pass = exact ? 4 : 1});
-    rows.push_back(
-        {.id = "kebab." + name + ".walk",
-         .engine = "kebab " + name,
-         .what = "index walk only (Search 19, no SQLite)",
-         .note = "index order (stored scalar), before re-scoring",
-         .search = [st, ix, k](size_t q) { return st->Ids(Walk(*ix, st->queries[q], false), k); },
-         .queries = count,
-         .pass = exact ? 5 : 2});
-    rows.push_back(
-        {.id = "kebab." + name + ".rescore",
-         .engine = "kebab " + name,
-         .what = "walk + re-score (Search 19, no SQLite)",
-         .note = "NearestChunks adds the stamp check (SQLite) and naming the hits",
-         .search = [st, ix, k](size_t q) { return st->Ids(Walk(*ix, st->queries[q], true), k); },
-         .queries = count,
-         .pass = exact ? 5 : 2});
+    for (const bool rescore : {false, true}) {
+      rows.push_back(
+          {.id = "kebab." + name + (rescore ? ".rescore" : ".walk"),
+           .engine = "kebab " + name,
+           .what = rescore ? "walk + re-score (Search 19, no SQLite)"
+                           : "index walk only (Search 19, no SQLite)",
+           .note = rescore ? "NearestChunks adds the stamp check (SQLite) and naming the hits"
+                           : "index order (stored scalar), before re-scoring",
+           .search = [st, ix, k,
+                      rescore](size_t q) { return st->Ids(Walk(*ix, st->queries[q], rescore), k); },
+           .queries = count,
+           .pass = exact ? 5 : 2});
+    }
     if (exact) continue;
     // The same files mapped afresh, as every `kebab search` process maps them: which part of a
     // query takes the first touches of the mapped pages (faults/q).

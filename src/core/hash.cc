@@ -32,12 +32,16 @@ std::string ToHex(const unsigned char* bytes, size_t len) {
   return out;
 }
 
-std::string Blake3Key16(std::string_view data) {
+void Blake3Prefix(std::string_view data, unsigned char* out, size_t len) {
   blake3_hasher h;
   blake3_hasher_init(&h);
   blake3_hasher_update(&h, data.data(), data.size());
+  blake3_hasher_finalize(&h, out, len);
+}
+
+std::string Blake3Key16(std::string_view data) {
   std::string out(16, '\0');
-  blake3_hasher_finalize(&h, reinterpret_cast<uint8_t*>(out.data()), out.size());
+  Blake3Prefix(data, reinterpret_cast<unsigned char*>(out.data()), out.size());
   return out;
 }
 

@@ -25,6 +25,10 @@ class Blake3 {
 // 64-char lowercase hex BLAKE3 of `data`.
 std::string Blake3Hex(std::string_view data);
 
+// The first `len` bytes of BLAKE3(data) into `out`: BLAKE3's output is extendable, so these
+// are the prefix of the full digest.
+void Blake3Prefix(std::string_view data, unsigned char* out, size_t len);
+
 // The first 16 bytes of BLAKE3(data), raw: a compact key for content (e.g. embedded text).
 std::string Blake3Key16(std::string_view data);
 

@@ -14,14 +14,10 @@ bool IsAscii(std::string_view s) {
   return true;
 }
 
-// The first 32 hex chars of BLAKE3(canonical): BLAKE3's output is extendable, so its first 16
-// bytes are the prefix of the full digest.
+// The first 32 hex chars of BLAKE3(canonical).
 std::string IdOfCanonical(std::string_view canonical) {
-  blake3_hasher h;
-  blake3_hasher_init(&h);
-  blake3_hasher_update(&h, canonical.data(), canonical.size());
   unsigned char digest[16];
-  blake3_hasher_finalize(&h, digest, sizeof digest);
+  Blake3Prefix(canonical, digest, sizeof digest);
   return ToHex(digest, sizeof digest);
 }
 

@@ -1,69 +1,45 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "store/store.h"
+#include "store/store_file_test.h"
 #include "store/testing.h"
 
 namespace kebab::store {
 namespace {
 
-namespace fs = std::filesystem;
-
-class BulkLoadTest : public ::testing::Test {
+class BulkLoadTest : public StoreFileTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("kebab-bulk-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    path_ = (dir_ / "kebab.sqlite").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::unique_ptr<Store> Open(bool readonly = false) {
-    auto s = Store::Open(path_, {.readonly = readonly, .stemmer = "english"});
-    EXPECT_TRUE(s.ok()) << s.status().ToString();
-    return s.ok() ? std::move(s).value() : nullptr;
-  }
-
-  // The store's own indexes as SQLite lists them, read over a connection of its own.
-  std::vector<std::string> Indexes() const {
+  // The text of the first column of `sql`'s rows, read over a connection of its own.
+  std::vector<std::string> Query(const char* sql) const {
     sqlite3* db = nullptr;
-    std::vector<std::string> names;
+    std::vector<std::string> rows;
     if (sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
       sqlite3_stmt* q = nullptr;
-      sqlite3_prepare_v2(db,
-                         "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT "
-                         "NULL ORDER BY name",
-                         -1, &q, nullptr);
+      sqlite3_prepare_v2(db, sql, -1, &q, nullptr);
       while (sqlite3_step(q) == SQLITE_ROW) {
-        names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(q, 0)));
+        rows.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(q, 0)));
       }
       sqlite3_finalize(q);
     }
     sqlite3_close(db);
-    return names;
+    return rows;
   }
 
-  // FTS5's automerge setting, likewise.
+  // The store's own indexes as SQLite lists them.
+  std::vector<std::string> Indexes() const {
+    return Query(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
+  }
+
+  // FTS5's automerge setting.
   int Automerge() const {
-    sqlite3* db = nullptr;
-    int value = -1;
-    if (sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-      sqlite3_stmt* q = nullptr;
-      sqlite3_prepare_v2(db, "SELECT v FROM chunks_fts_config WHERE k = 'automerge'", -1, &q,
-                         nullptr);
-      if (sqlite3_step(q) == SQLITE_ROW) value = sqlite3_column_int(q, 0);
-      sqlite3_finalize(q);
-    }
-    sqlite3_close(db);
-    return value;
+    const auto rows = Query("SELECT v FROM chunks_fts_config WHERE k = 'automerge'");
+    return rows.empty() ? -1 : std::stoi(rows[0]);
   }
 
   static void WriteBatch(Store& s, int first, int count) {
@@ -75,9 +51,6 @@ class BulkLoadTest : public ::testing::Test {
     }
     ASSERT_TRUE(s.CommitBatch().ok());
   }
-
-  fs::path dir_;
-  std::string path_;
 };
 
 TEST_F(BulkLoadTest, AnEmptyStoreLoadsWithoutReadIndexesAndGetsThemBack) {
@@ -109,12 +82,7 @@ TEST_F(BulkLoadTest, AnEmptyStoreLoadsWithoutReadIndexesAndGetsThemBack) {
   ASSERT_TRUE(s->EndBulkLoad().ok());
   EXPECT_EQ(Indexes(), all);
   EXPECT_EQ(Automerge(), 8);
-  auto ic = s->IntegrityCheck();
-  ASSERT_TRUE(ic.ok());
-  EXPECT_EQ(*ic, "ok");
-  auto fts = s->FullTextIntegrityCheck();
-  ASSERT_TRUE(fts.ok());
-  EXPECT_EQ(*fts, "ok");
+  ExpectIntact(*s);
   auto stats = s->Stats();
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->doc_count, 30);
@@ -155,7 +123,7 @@ TEST_F(BulkLoadTest, AnInterruptedLoadGetsItsIndexesAtTheNextWritableOpen) {
   ASSERT_LT(Indexes().size(), all.size());
   ASSERT_EQ(Automerge(), 0);
   {
-    auto reader = Open(/*readonly=*/true);
+    auto reader = Open("english", /*readonly=*/true);
     ASSERT_TRUE(reader);
     auto rows = reader->LexicalSearch({.match = "walrus", .filters = {.lang = "en"}});
     ASSERT_TRUE(rows.ok()) << rows.status().ToString();

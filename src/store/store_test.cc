@@ -7,6 +7,7 @@
 
 #include "core/ids.h"
 #include "store/migrations.h"
+#include "store/store_file_test.h"
 #include "store/testing.h"
 #include "text/fts5_tokenizer.h"
 
@@ -15,23 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class StoreTest : public ::testing::Test {
+class StoreTest : public StoreFileTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("kebab-store-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    path_ = (dir_ / "kebab.sqlite").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::unique_ptr<Store> Open(const std::string& stemmer = "english", bool readonly = false) {
-    auto s = Store::Open(path_, {.readonly = readonly, .stemmer = stemmer});
-    EXPECT_TRUE(s.ok()) << s.status().ToString();
-    return s.ok() ? std::move(s).value() : nullptr;
-  }
-
   static DocumentWrite MakeDoc(const std::string& path, const std::vector<std::string>& texts,
                                const std::string& content = "v1") {
     return MakeTestDocument(path, texts, content);
@@ -42,9 +28,6 @@ class StoreTest : public ::testing::Test {
     EXPECT_TRUE(rows.ok()) << rows.status().ToString();
     return rows.ok() ? std::move(rows).value() : std::vector<LexicalRow>{};
   }
-
-  fs::path dir_;
-  std::string path_;
 };
 
 TEST_F(StoreTest, MigratesAndReportsSchema) {
@@ -182,12 +165,7 @@ TEST_F(StoreTest, UpgradesAVersionOneDatabase) {
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->block_count, 1);
   EXPECT_EQ(stats->fts_rows, 1);
-  auto ic = s->IntegrityCheck();
-  ASSERT_TRUE(ic.ok());
-  EXPECT_EQ(*ic, "ok");
-  auto fts = s->FullTextIntegrityCheck();
-  ASSERT_TRUE(fts.ok());
-  EXPECT_EQ(*fts, "ok");
+  ExpectIntact(*s);
 }
 
 // Inside a batch a replaced document's FTS entries are removed at commit; the new chunks must
