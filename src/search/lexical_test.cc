@@ -30,12 +30,13 @@ class LexicalSearchTest : public ::testing::Test {
     fs::remove_all(dir_);
   }
 
-  void Add(const std::string& path, const std::string& text) {
+  void Add(const std::string& path, const std::string& text,
+           MediaKind media = MediaKind::kMarkdown) {
     store::DocumentWrite w;
     w.asset.asset_id = AssetId(path);
     w.asset.source_uri = "/ws/" + path;
     w.asset.workspace_path = path;
-    w.asset.media = MediaKind::kMarkdown;
+    w.asset.media = media;
     w.doc.asset_id = w.asset.asset_id;
     w.doc.workspace_path = path;
     w.doc.parser_version = "p";
@@ -68,6 +69,28 @@ TEST_F(LexicalSearchTest, HitsCarryCitationsAndNormalizedScores) {
   EXPECT_EQ(h.citation.ToUri(), "ko.md#L3-L4");
   EXPECT_EQ(h.citation.section, "§1 Notes");
   EXPECT_FALSE(r->next_cursor);
+}
+
+TEST_F(LexicalSearchTest, MediaFilterKeepsOnlyThatMediaKind) {
+  Add("paper.pdf", "shared words in a paper", MediaKind::kPdf);
+  SearchFilters pdf;
+  pdf.media = {MediaKind::kPdf};
+  auto only_pdf = LexicalSearch(*store_, {.query = "shared", .k = 50, .filters = pdf});
+  ASSERT_TRUE(only_pdf.ok()) << only_pdf.status().ToString();
+  ASSERT_EQ(only_pdf->hits.size(), 1u);
+  EXPECT_EQ(only_pdf->hits[0].citation.path, "paper.pdf");
+
+  SearchFilters either;
+  either.media = {MediaKind::kMarkdown, MediaKind::kPdf};
+  auto both = LexicalSearch(*store_, {.query = "shared", .k = 50, .filters = either});
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(both->hits.size(), 26u);
+
+  SearchFilters images;
+  images.media = {MediaKind::kImage};
+  auto none = LexicalSearch(*store_, {.query = "shared", .k = 50, .filters = images});
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->hits.empty());
 }
 
 TEST_F(LexicalSearchTest, CursorPagesThroughAllHitsThenGoesStale) {

@@ -38,8 +38,11 @@ std::string FilterSql(const SearchFilters& f, Binder& b) {
   if (!f.media.empty()) {
     std::vector<std::string> names;
     for (MediaKind m : f.media) names.emplace_back(MediaKindName(m));
-    sql += " AND d.asset_id IN (SELECT asset_id FROM assets WHERE media_type IN (" + b.List(names) +
-           "))";
+    // Correlated, so each candidate costs one primary-key lookup; an uncorrelated IN list
+    // would first collect every asset of that media type (all of them, in most workspaces).
+    sql +=
+        " AND EXISTS (SELECT 1 FROM assets a WHERE a.asset_id = d.asset_id AND a.media_type IN (" +
+        b.List(names) + "))";
   }
   if (!f.doc_ids.empty()) sql += " AND d.doc_id IN (" + b.List(f.doc_ids) + ")";
   if (!f.source_types.empty()) {
