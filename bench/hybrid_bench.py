@@ -178,13 +178,13 @@ def main():
                                           f"kebab-hybrid-bench-{stem}-x{copies}")
 
     corpus_root = os.path.join(args.work, "corpus")
-    files, originals = [], []
-    for copy in range(copies):
-        # Copy 1 sits where ask_bench.py and earlier runs put the corpora.
-        into = corpus_root if copy == 0 else os.path.join(corpus_root, f"copy{copy + 1}")
-        for name in args.corpus or ["tldr", "astro"]:
-            files += lexical_bench.extract(name, into)[1]
-        originals = originals or list(files)
+    names = args.corpus or ["tldr", "astro"]
+    # Copy 1 sits where ask_bench.py and earlier runs put the corpora; queries come from it.
+    originals = [f for name in names for f in lexical_bench.extract(name, corpus_root)[1]]
+    files = list(originals)
+    for copy in range(2, copies + 1):
+        into = os.path.join(corpus_root, f"copy{copy}")
+        files += [f for name in names for f in lexical_bench.extract(name, into)[1]]
     if args.fresh:
         shutil.rmtree(os.path.join(args.work, "home"), ignore_errors=True)
     kebab = Kebab(args.kebab, args.work, corpus_root, model, args.threads)

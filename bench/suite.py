@@ -44,6 +44,8 @@ import tempfile
 import textwrap
 import time
 
+import hybrid_bench  # its tiny test model, for --quick
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(REPO, "bench", "results")
 README = os.path.join(REPO, "README.md")
@@ -51,7 +53,6 @@ MARKERS = ("<!-- bench:start -->", "<!-- bench:end -->")
 MIN_PUBLISHED_RUNS = 5
 # --quick's hybrid and ask share a small workspace of their own (astro-docs only).
 QUICK_HYBRID_WORK = os.path.join(tempfile.gettempdir(), "kebab-suite-quick-hybrid")
-TINY_MODEL = os.path.join("build", "tests", "models", "multilingual-e5-tiny.gguf")
 
 # One benchmark: its command (relative to the repository), the arguments of a published run,
 # of --quick and of --full, the CMake targets it needs, a line saying what it measures, and the
@@ -278,7 +279,7 @@ BENCHES = {
                     "vector index search vs bare USearch", vector_table),
     "hybrid": Bench(["bench/hybrid_bench.py"], [],
                     ["--corpus", "astro", "--queries", "10", "--work", QUICK_HYBRID_WORK,
-                     "--model", TINY_MODEL, "--copies", "1", "--threads", "1"], [],
+                     "--model", hybrid_bench.TINY_MODEL, "--copies", "1", "--threads", "1"], [],
                     ["kebab", "kebab_tiny_models", "kebab_bench_models"],
                     "hybrid `kebab search` latency",
                     hybrid_table),
