@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/unicode.h"
+#include "parse/cmark_arena.h"
 #include "parse/lines.h"
 
 namespace kebab::parse {
@@ -35,10 +36,6 @@ std::mutex g_inline_mutex;
 struct ParserDeleter {
   void operator()(cmark_parser* parser) const { cmark_parser_free(parser); }
 };
-struct NodeDeleter {
-  void operator()(cmark_node* node) const { cmark_node_free(node); }
-};
-using NodePtr = std::unique_ptr<cmark_node, NodeDeleter>;
 
 bool HasOverwideRow(std::string_view text) {
   size_t pipes = 0;
@@ -52,9 +49,11 @@ bool HasOverwideRow(std::string_view text) {
   return false;
 }
 
-NodePtr ParseGfm(std::string_view text, bool tables) {
+// The tree lives in `mem` and is released with it.
+cmark_node* ParseGfm(std::string_view text, bool tables, cmark_mem* mem) {
   std::call_once(g_register_once, cmark_gfm_core_extensions_ensure_registered);
-  std::unique_ptr<cmark_parser, ParserDeleter> parser(cmark_parser_new(CMARK_OPT_DEFAULT));
+  std::unique_ptr<cmark_parser, ParserDeleter> parser(
+      cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, mem));
   for (const char* name : kExtensions) {
     if (!tables && std::strcmp(name, "table") == 0) continue;
     if (cmark_syntax_extension* extension = cmark_find_syntax_extension(name)) {
@@ -63,7 +62,7 @@ NodePtr ParseGfm(std::string_view text, bool tables) {
   }
   cmark_parser_feed(parser.get(), text.data(), text.size());
   std::lock_guard lock(g_inline_mutex);
-  return NodePtr(cmark_parser_finish(parser.get()));
+  return cmark_parser_finish(parser.get());
 }
 
 bool HasTypeString(cmark_node* node, const char* name) {
@@ -487,9 +486,10 @@ void AppendMarkdownBlocks(std::string_view text, uint32_t line_offset, BlockCont
       warnings.push_back(std::move(warning));
     }
   }
-  NodePtr document = ParseGfm(text, tables);
-  if (!document) return;
-  Extractor(text, line_offset, context, blocks).Run(document.get());
+  CmarkArenaScope arena;
+  cmark_node* document = ParseGfm(text, tables, arena.mem());
+  if (document == nullptr) return;
+  Extractor(text, line_offset, context, blocks).Run(document);
 }
 
 }  // namespace kebab::parse
