@@ -1,16 +1,46 @@
 #include "core/json_text.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace kebab {
+
+namespace {
+
+constexpr uint64_t kOnes = 0x0101010101010101ull;
+constexpr uint64_t kHighBits = 0x8080808080808080ull;
+
+// Whether any byte of `word` is below 0x20, a quote or a backslash (exact, not a guess).
+bool NeedsEscape(uint64_t word) {
+  const uint64_t below_space = (word - kOnes * 0x20) & ~word;
+  const uint64_t quote = word ^ (kOnes * '"');
+  const uint64_t backslash = word ^ (kOnes * '\\');
+  const uint64_t has_quote = (quote - kOnes) & ~quote;
+  const uint64_t has_backslash = (backslash - kOnes) & ~backslash;
+  return ((below_space | has_quote | has_backslash) & kHighBits) != 0;
+}
+
+}  // namespace
 
 void AppendJsonString(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   size_t run = 0;  // start of the pending unescaped run
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t i = 0;
+  while (i < s.size()) {
+    // Eight bytes at a time through text with nothing to escape, the common case.
+    if (s.size() - i >= 8) {
+      uint64_t word;
+      std::memcpy(&word, s.data() + i, sizeof word);
+      if (!NeedsEscape(word)) {
+        i += 8;
+        continue;
+      }
+    }
+    const unsigned char c = static_cast<unsigned char>(s[i++]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.substr(run, i - run));
-    run = i + 1;
+    out.append(s.substr(run, i - 1 - run));
+    run = i;
     switch (c) {
       case '"':
         out += "\\\"";

@@ -29,6 +29,26 @@ TEST(JsonTextTest, MatchesNlohmannDump) {
   EXPECT_EQ(Written(AppendSpansJson, std::vector<SourceSpan>{line, page}), arr.dump());
 }
 
+TEST(JsonTextTest, EscapesAtEveryPositionOfLongStrings) {
+  // Strings long enough for the eight-bytes-at-a-time scan, with each character that needs
+  // escaping at every offset, between ASCII and multi-byte UTF-8 neighbours.
+  const std::string specials[] = {"\"", "\\", "\n", "\t", "\x01", "\x1f", "\x7f", " "};
+  for (const std::string& filler : {std::string("abcdefgh"), std::string("é한")}) {
+    for (const std::string& special : specials) {
+      for (size_t at = 0; at < 24; ++at) {
+        std::string text;
+        while (text.size() < at) text += filler;
+        text += special;
+        while (text.size() < 40) text += filler;
+        std::string out;
+        AppendJsonString(out, text);
+        ASSERT_EQ(out, nlohmann::json(text).dump())
+            << "special " << int(special[0]) << " at " << at;
+      }
+    }
+  }
+}
+
 TEST(JsonTextTest, WritersAppendAfterWhatIsThere) {
   std::string out = "prefix";
   AppendSpanJson(out, SourceSpan::Lines(1, 2));

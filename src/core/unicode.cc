@@ -2,13 +2,31 @@
 
 #include <utf8proc.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 namespace kebab {
+namespace {
+
+// Where the first byte at or after `i` that is not ASCII is (s.size() if none); most text
+// here is mostly ASCII, so this looks at eight bytes at a time.
+size_t SkipAscii(std::string_view s, size_t i) {
+  for (; s.size() - i >= 8; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, sizeof word);
+    if ((word & 0x8080808080808080ull) != 0) break;
+  }
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
+
+}  // namespace
 
 bool IsValidUtf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
-  utf8proc_ssize_t left = static_cast<utf8proc_ssize_t>(s.size());
+  const size_t ascii = SkipAscii(s, 0);
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data()) + ascii;
+  utf8proc_ssize_t left = static_cast<utf8proc_ssize_t>(s.size() - ascii);
   while (left > 0) {
     if (*p < 0x80) {
       ++p;
@@ -46,10 +64,10 @@ std::string SanitizeUtf8(std::string_view s) {
 }
 
 bool IsKnownNfc(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
+  for (size_t i = SkipAscii(s, 0); i < s.size();) {
     const auto b0 = static_cast<unsigned char>(s[i]);
     if (b0 < 0x80) {
-      ++i;
+      i = SkipAscii(s, i);
       continue;
     }
     char32_t cp;

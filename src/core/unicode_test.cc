@@ -44,5 +44,18 @@ TEST(UnicodeTest, KnownNfcIsAFastSubsetOfNfc) {
   }
 }
 
+TEST(UnicodeTest, ChecksFindWhatFollowsLongAsciiRuns) {
+  // Past the first eight bytes the checks read words; a bad or unstable sequence must be found
+  // at every offset, and a good one must not be mistaken for one.
+  for (size_t at = 0; at < 30; ++at) {
+    const std::string ascii(at, 'a');
+    const std::string tail(13, 'z');
+    EXPECT_FALSE(IsValidUtf8(ascii + "\xFF" + tail)) << at;
+    EXPECT_FALSE(IsKnownNfc(ascii + "e\xCC\x81" + tail)) << at;
+    EXPECT_TRUE(IsValidUtf8(ascii + "\xED\x95\x9C" + tail)) << at;
+    EXPECT_TRUE(IsKnownNfc(ascii + "\xED\x95\x9C" + tail + "\xC3\xA9" + ascii)) << at;
+  }
+}
+
 }  // namespace
 }  // namespace kebab
