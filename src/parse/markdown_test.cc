@@ -200,6 +200,26 @@ TEST(MarkdownTest, CommandLinesDoNotDecideTheLanguage) {
   EXPECT_EQ(ParseText("`ls -la`\n\n`git status --short`\n").lang, "und");
 }
 
+// A tldr-pages page in Korean (pages.ko/common/git-merge-base.md): with its link's letters in
+// the sample, CLD2 was unsure of it ("und"). URLs are left out of the sample it sees, and stay
+// in the blocks.
+TEST(MarkdownTest, UrlsDoNotDecideTheLanguage) {
+  const std::string page =
+      "# git merge-base\n\n"
+      "> 두 커밋의 공통 조상을 찾습니다.\n"
+      "> 더 많은 정보: <https://git-scm.com/docs/git-merge-base>.\n\n"
+      "- 두 커밋의 최상의 공통 조상을 출력:\n\n"
+      "`git merge-base {{commit_1}} {{commit_2}}`\n\n"
+      "- 두 커밋의 모든 최상의 공통 조상을 출력:\n\n"
+      "`git merge-base {{[-a|--all]}} {{commit_1}} {{commit_2}}`\n\n"
+      "- 특정 커밋이 다른 커밋의 조상인지 확인:\n\n"
+      "`git merge-base --is-ancestor {{ancestor_commit}} {{commit}}`\n";
+  CanonicalDocument doc = ParseText(page);
+  EXPECT_EQ(doc.lang, "ko");
+  ASSERT_GE(doc.blocks.size(), 2u);
+  EXPECT_THAT(doc.blocks[1].text, HasSubstr("https://git-scm.com/docs/git-merge-base"));
+}
+
 TEST(MarkdownTest, DefaultsAndProvenance) {
   CanonicalDocument doc = ParseText(ReadFixture("simple.md"), "notes/simple.md");
   EXPECT_EQ(doc.workspace_path, "notes/simple.md");
