@@ -7,6 +7,7 @@
 // CLD2's public API (types only: the library itself is loaded on first use).
 #include <cld2/public/compact_lang_det.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "core/unicode.h"
@@ -40,7 +41,34 @@ const Cld2& LoadCld2() {
   return cld2;
 }
 
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n';
+}
+
 }  // namespace
+
+// URLs are rare, so this looks for them rather than at every word.
+void AppendWithoutUrls(std::string_view text, std::string& out) {
+  size_t copied = 0;  // text[0, copied) is handled
+  size_t from = 0;
+  while (from < text.size()) {
+    const size_t scheme = text.find("://", from);
+    const size_t www = text.find("www.", from);
+    const size_t hit = std::min(scheme, www);
+    if (hit == std::string_view::npos) break;
+    size_t start = hit;
+    while (start > copied && !IsSpace(text[start - 1])) --start;
+    if (hit == www && start != hit) {  // "www." inside a word
+      from = hit + 4;
+      continue;
+    }
+    size_t end = hit;
+    while (end < text.size() && !IsSpace(text[end])) ++end;
+    out.append(text.substr(copied, start - copied));
+    copied = from = end;
+  }
+  out.append(text.substr(copied));
+}
 
 std::string DetectLanguage(std::string_view text) {
   // CLD2 takes an int length and wants valid UTF-8; a document's language shows in its first

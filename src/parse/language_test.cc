@@ -36,5 +36,25 @@ TEST(DetectLanguageTest, InvalidUtf8DoesNotCrash) {
   EXPECT_FALSE(DetectLanguage(big).empty());
 }
 
+std::string WithoutUrls(std::string_view text) {
+  std::string out = "kept:";
+  AppendWithoutUrls(text, out);
+  return out;
+}
+
+TEST(AppendWithoutUrlsTest, DropsUrlWordsAndKeepsTheRest) {
+  EXPECT_EQ(WithoutUrls("More information: <https://git-scm.com/docs/git-commit>."),
+            "kept:More information: ");
+  EXPECT_EQ(WithoutUrls("see www.example.org or ftp://host/x, then go"), "kept:see  or  then go");
+  EXPECT_EQ(WithoutUrls("https://a.b/c"), "kept:");
+  EXPECT_EQ(WithoutUrls("two\nhttps://a.b\nlines\thttp://c.d\tend"), "kept:two\n\nlines\t\tend");
+  // "www." inside a word, and "//" or ":" alone, are not URLs.
+  EXPECT_EQ(WithoutUrls("awww.ok a//b c: d"), "kept:awww.ok a//b c: d");
+  EXPECT_EQ(WithoutUrls("awww.x://y z"), "kept: z");  // a word holding "://" is one
+  EXPECT_EQ(WithoutUrls("한국어 문서 https://ko.wikipedia.org/wiki/한국어 끝"),
+            "kept:한국어 문서  끝");
+  EXPECT_EQ(WithoutUrls(""), "kept:");
+}
+
 }  // namespace
 }  // namespace kebab::parse
