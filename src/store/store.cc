@@ -6,6 +6,7 @@
 #include <mutex>
 #include <system_error>
 
+#include "core/hash.h"
 #include "core/json_text.h"
 #include "core/time.h"
 #include "store/checkpointer.h"
@@ -26,6 +27,9 @@ std::optional<std::string> ReadKv(sqlite3* db, const char* key) {
   if (!q.Step(&st)) return std::nullopt;
   return q.ColumnText(0);
 }
+
+// The length of kebab_text_hash(), the key chunks.text_hash joins vectors on (Blake3Key16).
+constexpr size_t kTextHashBytes = 16;
 
 }  // namespace
 
@@ -58,7 +62,11 @@ void EncodeRows(DocumentWrite* w, const text::Analyzer* analyzer) {
     e.chunk_heading_tokens.reserve(chunks);
     e.chunk_text_tokens.reserve(chunks);
   }
+  e.chunk_text_hashes.reserve(kTextHashBytes * chunks);
   for (const auto& c : w->chunks) {
+    unsigned char hash[kTextHashBytes];
+    Blake3Prefix(c.text, hash, sizeof hash);
+    e.chunk_text_hashes.append(reinterpret_cast<const char*>(hash), sizeof hash);
     AppendJsonStringArray(e.chunk_heading.text(), c.heading_path);
     e.chunk_heading.EndValue();
     AppendSpansJson(e.chunk_spans.text(), c.source_spans);
@@ -378,7 +386,7 @@ Status Store::InsertChunks(const DocumentWrite& w, const std::string& now) {
       "INSERT INTO chunks(chunk_rowid, chunk_id, doc_id, ordinal, text, heading_path_json, "
       "section_label, source_spans_json, token_estimate, chunker_version, "
       "policy_hash, block_ids_json, created_at, text_hash) VALUES (?13, ?1, ?2, ?3, ?4, ?5, "
-      "?6, ?7, ?8, ?9, ?10, ?11, ?12, kebab_text_hash(?4))");
+      "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?14)");
   Statement& fts =
       Prepared("INSERT INTO chunks_fts(rowid, heading_path_json, text) VALUES (?1, ?2, ?3)");
   for (size_t i = 0; i < w.chunks.size(); ++i) {
@@ -400,6 +408,8 @@ Status Store::InsertChunks(const DocumentWrite& w, const std::string& now) {
                               .BindRef(11, enc.chunk_block_ids[i])
                               .BindRef(12, now)
                               .Bind(13, ++rowid)
+                              .BindBlob(14, std::string_view(enc.chunk_text_hashes)
+                                                .substr(kTextHashBytes * i, kTextHashBytes))
                               .Run()
                               .WithContext("chunk ", c.chunk_id));
     std::optional<text::ScopedTokenReplay> replay;

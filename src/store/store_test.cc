@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "core/hash.h"
 #include "core/ids.h"
 #include "store/migrations.h"
 #include "store/store_file_test.h"
@@ -250,6 +251,8 @@ TEST_F(StoreTest, VectorsAreKeyedByTextSoMovesAndDuplicatesNeedNoNewEmbedding) {
   std::vector<std::string> hashes;
   std::vector<std::vector<float>> vectors;
   for (const PendingText& p : *pending) {
+    // The key written with the chunk is the one vectors are stored under for its text.
+    EXPECT_EQ(p.text_hash, Blake3Key16(p.text));
     hashes.push_back(p.text_hash);
     vectors.push_back(p.text == "same text" ? std::vector<float>{1, 0} : std::vector<float>{0, 1});
   }
