@@ -39,9 +39,15 @@ void Blake3Prefix(std::string_view data, unsigned char* out, size_t len) {
   blake3_hasher_finalize(&h, out, len);
 }
 
+void AppendBlake3Key16(std::string_view data, std::string& out) {
+  unsigned char key[kBlake3Key16Bytes];
+  Blake3Prefix(data, key, sizeof key);
+  out.append(reinterpret_cast<const char*>(key), sizeof key);
+}
+
 std::string Blake3Key16(std::string_view data) {
-  std::string out(16, '\0');
-  Blake3Prefix(data, reinterpret_cast<unsigned char*>(out.data()), out.size());
+  std::string out;
+  AppendBlake3Key16(data, out);
   return out;
 }
 

@@ -30,7 +30,10 @@ std::string Blake3Hex(std::string_view data);
 void Blake3Prefix(std::string_view data, unsigned char* out, size_t len);
 
 // The first 16 bytes of BLAKE3(data), raw: a compact key for content (e.g. embedded text).
+inline constexpr size_t kBlake3Key16Bytes = 16;
 std::string Blake3Key16(std::string_view data);
+// The same key, appended to `out` (no string of its own to allocate).
+void AppendBlake3Key16(std::string_view data, std::string& out);
 
 // Lowercase hex encoding of raw bytes.
 std::string ToHex(const unsigned char* bytes, size_t len);

@@ -24,20 +24,17 @@ size_t SkipAscii(std::string_view s, size_t i) {
 }  // namespace
 
 bool IsValidUtf8(std::string_view s) {
-  const size_t ascii = SkipAscii(s, 0);
-  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data()) + ascii;
-  utf8proc_ssize_t left = static_cast<utf8proc_ssize_t>(s.size() - ascii);
-  while (left > 0) {
-    if (*p < 0x80) {
-      ++p;
-      --left;
+  const auto* bytes = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
+  for (size_t i = 0; i < s.size();) {
+    if (bytes[i] < 0x80) {
+      i = SkipAscii(s, i);
       continue;
     }
     utf8proc_int32_t cp;
-    utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
+    const utf8proc_ssize_t n =
+        utf8proc_iterate(bytes + i, static_cast<utf8proc_ssize_t>(s.size() - i), &cp);
     if (n < 0) return false;
-    p += n;
-    left -= n;
+    i += static_cast<size_t>(n);
   }
   return true;
 }
@@ -64,7 +61,7 @@ std::string SanitizeUtf8(std::string_view s) {
 }
 
 bool IsKnownNfc(std::string_view s) {
-  for (size_t i = SkipAscii(s, 0); i < s.size();) {
+  for (size_t i = 0; i < s.size();) {
     const auto b0 = static_cast<unsigned char>(s[i]);
     if (b0 < 0x80) {
       i = SkipAscii(s, i);

@@ -27,4 +27,9 @@ size_t Utf8SafePrefix(std::string_view s, size_t max_bytes);
 // Number of code points in well-formed UTF-8 `s`.
 size_t Utf8Length(std::string_view s);
 
+// The ASCII whitespace of C's isspace() (space, \t, \n, \v, \f, \r), without its locale.
+inline bool IsAsciiSpace(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 }  // namespace kebab

@@ -41,10 +41,6 @@ const Cld2& LoadCld2() {
   return cld2;
 }
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n';
-}
-
 }  // namespace
 
 // URLs are rare, so this looks for them rather than at every word.
@@ -57,13 +53,13 @@ void AppendWithoutUrls(std::string_view text, std::string& out) {
     const size_t hit = std::min(scheme, www);
     if (hit == std::string_view::npos) break;
     size_t start = hit;
-    while (start > copied && !IsSpace(text[start - 1])) --start;
+    while (start > copied && !IsAsciiSpace(text[start - 1])) --start;
     if (hit == www && start != hit) {  // "www." inside a word
       from = hit + 4;
       continue;
     }
     size_t end = hit;
-    while (end < text.size() && !IsSpace(text[end])) ++end;
+    while (end < text.size() && !IsAsciiSpace(text[end])) ++end;
     out.append(text.substr(copied, start - copied));
     copied = from = end;
   }

@@ -20,7 +20,7 @@ struct SecondaryIndex {
 // The secondary indexes that writing a new document never reads: reads, deletes and filters
 // use them. The unique ones stay, since they enforce what a write must not break. A load
 // left unfinished by an older kebab may have dropped any of them, so repairs check them all.
-constexpr SecondaryIndex kDeferrable[] = {
+constexpr SecondaryIndex kReadIndexes[] = {
     {"idx_assets_workspace_path", "assets(workspace_path)", false},
     {"idx_assets_media_type", "assets(media_type)", false},
     {"idx_docs_asset_id", "documents(asset_id)", true},
@@ -44,7 +44,7 @@ Status SetAutomerge(sqlite3* db, int value) {
 Result<bool> LoadUnfinished(sqlite3* db) {
   Statement present(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1");
   Status st;
-  for (const SecondaryIndex& index : kDeferrable) {
+  for (const SecondaryIndex& index : kReadIndexes) {
     present.Bind(1, index.name);
     const bool missing = present.Step(&st) && present.ColumnInt(0) == 0;
     present.Reset();
@@ -67,7 +67,7 @@ Result<bool> Store::BeginBulkLoad() {
     if (any.ColumnInt(0) != 0) return false;
   }
   KEBAB_RETURN_IF_ERROR(Atomically([&]() -> Status {
-    for (const SecondaryIndex& index : kDeferrable) {
+    for (const SecondaryIndex& index : kReadIndexes) {
       if (!index.dropped) continue;
       KEBAB_RETURN_IF_ERROR(Exec(db_, std::string("DROP INDEX IF EXISTS ") + index.name));
     }
@@ -80,7 +80,7 @@ Status Store::EndBulkLoad() {
   KEBAB_ASSIGN_OR_RETURN(const bool unfinished, LoadUnfinished(db_));
   if (!unfinished) return Status::OK();
   return Atomically([&]() -> Status {
-    for (const SecondaryIndex& index : kDeferrable) {
+    for (const SecondaryIndex& index : kReadIndexes) {
       KEBAB_RETURN_IF_ERROR(
           Exec(db_, std::string("CREATE INDEX IF NOT EXISTS ") + index.name + " ON " + index.on));
     }

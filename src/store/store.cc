@@ -28,9 +28,6 @@ std::optional<std::string> ReadKv(sqlite3* db, const char* key) {
   return q.ColumnText(0);
 }
 
-// The length of kebab_text_hash(), the key chunks.text_hash joins vectors on (Blake3Key16).
-constexpr size_t kTextHashBytes = 16;
-
 }  // namespace
 
 void EncodeRows(DocumentWrite* w, const text::Analyzer* analyzer) {
@@ -62,11 +59,9 @@ void EncodeRows(DocumentWrite* w, const text::Analyzer* analyzer) {
     e.chunk_heading_tokens.reserve(chunks);
     e.chunk_text_tokens.reserve(chunks);
   }
-  e.chunk_text_hashes.reserve(kTextHashBytes * chunks);
+  e.chunk_text_hashes.reserve(kBlake3Key16Bytes * chunks);
   for (const auto& c : w->chunks) {
-    unsigned char hash[kTextHashBytes];
-    Blake3Prefix(c.text, hash, sizeof hash);
-    e.chunk_text_hashes.append(reinterpret_cast<const char*>(hash), sizeof hash);
+    AppendBlake3Key16(c.text, e.chunk_text_hashes);
     AppendJsonStringArray(e.chunk_heading.text(), c.heading_path);
     e.chunk_heading.EndValue();
     AppendSpansJson(e.chunk_spans.text(), c.source_spans);
@@ -409,7 +404,7 @@ Status Store::InsertChunks(const DocumentWrite& w, const std::string& now) {
                               .BindRef(12, now)
                               .Bind(13, ++rowid)
                               .BindBlob(14, std::string_view(enc.chunk_text_hashes)
-                                                .substr(kTextHashBytes * i, kTextHashBytes))
+                                                .substr(kBlake3Key16Bytes * i, kBlake3Key16Bytes))
                               .Run()
                               .WithContext("chunk ", c.chunk_id));
     std::optional<text::ScopedTokenReplay> replay;

@@ -63,8 +63,8 @@ struct DocumentWrite {
     TextColumn chunk_heading, chunk_spans, chunk_block_ids;
     // Full-text tokens of chunk_heading[i] and chunks[i].text, when EncodeRows had an analyzer.
     std::vector<text::TokenStream> chunk_heading_tokens, chunk_text_tokens;
-    // kebab_text_hash() of each chunk's text, 16 bytes per chunk: hashed here, on the worker,
-    // rather than by the writer.
+    // kebab_text_hash() of each chunk's text (Blake3Key16), one after another: hashed here, on
+    // the worker, rather than by the writer.
     std::string chunk_text_hashes;
   };
   std::optional<Encoded> encoded;

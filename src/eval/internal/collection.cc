@@ -67,13 +67,9 @@ bool LineReader::Next(std::string_view* line) {
   return true;
 }
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
-  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
+  while (!s.empty() && IsAsciiSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsAsciiSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -82,7 +78,7 @@ std::string CollapseWhitespace(std::string_view s) {
   out.reserve(s.size());
   bool pending_space = false;
   for (char c : Trim(s)) {
-    if (IsSpace(c)) {
+    if (IsAsciiSpace(c)) {
       pending_space = true;
       continue;
     }

@@ -78,8 +78,6 @@ class LineReader {
   int number_ = 0;
 };
 
-// ASCII whitespace (space, tab, CR, LF, FF, VT).
-bool IsSpace(char c);
 std::string_view Trim(std::string_view s);
 // Trimmed, every run of whitespace (newlines included) one space: titles and queries are one
 // line.

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <optional>
 
+#include "core/unicode.h"
 #include "eval/internal/collection.h"
 
 namespace kebab::eval::internal {
@@ -200,10 +201,10 @@ Status ReadQrels(std::string_view file, std::string_view text, Collection* colle
   while (lines.Next(&line)) {
     std::vector<std::string_view> fields;
     for (size_t pos = 0;;) {
-      while (pos < line.size() && IsSpace(line[pos])) ++pos;
+      while (pos < line.size() && IsAsciiSpace(line[pos])) ++pos;
       if (pos == line.size()) break;
       size_t end = pos;
-      while (end < line.size() && !IsSpace(line[end])) ++end;
+      while (end < line.size() && !IsAsciiSpace(line[end])) ++end;
       fields.push_back(Slice(line, pos, end));
       pos = end;
     }
