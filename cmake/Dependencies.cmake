@@ -1,5 +1,6 @@
-# Every third-party dependency comes from a Debian 12 package (see scripts/setup.sh),
-# except BLAKE3, whose official C sources Debian ships inside librust-blake3-dev.
+# Every third-party dependency comes from a Debian 12 package (see scripts/setup.sh), except
+# BLAKE3, whose official C sources Debian ships inside librust-blake3-dev, and SQLite, llama.cpp
+# and USearch, built from npm packages (cmake/SQLite.cmake, Llama.cmake, USearch.cmake).
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
@@ -8,7 +9,6 @@ find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(GTest REQUIRED)
 
-pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
 pkg_check_modules(CMARK_GFM REQUIRED IMPORTED_TARGET libcmark-gfm)
 pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
 pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
@@ -19,14 +19,13 @@ find_library(STEMMER_LIB stemmer REQUIRED)
 # Link the libraries Debian also ships as archives statically, and toml++ header-only:
 # `kebab search` is a whole process per query, and resolving a dozen shared libraries at
 # start-up cost more than the query itself.
-option(KEBAB_STATIC_DEPS "Link SQLite, cmark-gfm, yaml-cpp, utf8proc, libstemmer statically" ON)
+option(KEBAB_STATIC_DEPS "Link cmark-gfm, yaml-cpp, utf8proc, libstemmer statically" ON)
 if(KEBAB_STATIC_DEPS)
   function(kebab_use_archive target archive)
     find_library(_kebab_archive_${archive} NAMES lib${archive}.a REQUIRED)
     set_target_properties(${target} PROPERTIES INTERFACE_LINK_LIBRARIES
                           "${_kebab_archive_${archive}};${ARGN}")
   endfunction()
-  kebab_use_archive(PkgConfig::SQLITE3 sqlite3 m dl Threads::Threads)
   kebab_use_archive(PkgConfig::UTF8PROC utf8proc)
   # The extensions archive refers to the core one, so it must come first on the link line.
   find_library(CMARK_GFM_EXTENSIONS_LIB_STATIC NAMES libcmark-gfm-extensions.a REQUIRED)

@@ -22,7 +22,8 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# npm fetches the llama.cpp source (scripts/build-llama.sh); any npm on PATH will do.
+# npm fetches the SQLite, llama.cpp and USearch sources (scripts/build-sqlite.sh,
+# build-llama.sh, fetch-usearch.sh); any npm on PATH will do.
 command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
@@ -32,14 +33,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# llama.cpp is built once per version into a cache outside the repository; USearch likewise
-# fetched once.
+# SQLite and llama.cpp are built once per version into a cache outside the repository; USearch
+# likewise fetched once.
+SQLITE_PREFIX=$(scripts/build-sqlite.sh)
 LLAMA_PREFIX=$(scripts/build-llama.sh)
 USEARCH_DIR=$(scripts/fetch-usearch.sh)
 
 BUILD_TYPE="${KEBAB_BUILD_TYPE:-RelWithDebInfo}"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
-  -DKEBAB_LLAMA_PREFIX="$LLAMA_PREFIX" -DKEBAB_USEARCH_DIR="$USEARCH_DIR" >/dev/null
+  -DKEBAB_SQLITE_PREFIX="$SQLITE_PREFIX" -DKEBAB_LLAMA_PREFIX="$LLAMA_PREFIX" \
+  -DKEBAB_USEARCH_DIR="$USEARCH_DIR" >/dev/null
 cmake --build build -j "$(nproc)"
 echo "setup: built $(pwd)/build/kebab" >&2
 
