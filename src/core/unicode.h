@@ -9,10 +9,10 @@ namespace kebab {
 // NFC form of `s`. Invalid UTF-8 sequences are replaced with U+FFFD first.
 std::string Nfc(std::string_view s);
 
-// True when `s` is valid UTF-8 that is certainly NFC already: every code point is below the
-// combining marks (U+0300) or a precomposed Hangul syllable, CJK ideograph, kana or
-// fullwidth form, none of which NFC changes or composes with a neighbour. False means
-// "maybe not"; Nfc() uses this to skip utf8proc for ordinary English and Korean text.
+// True when `s` is valid UTF-8 that is certainly NFC already: Unicode's NFC quick check
+// answers Yes (no code point that NFC replaces or that may compose with what precedes it, and
+// combining marks in canonical order). False means "maybe not"; Nfc() uses this to skip
+// utf8proc for nearly all text in any script.
 bool IsKnownNfc(std::string_view s);
 
 // True when `s` is well-formed UTF-8.

@@ -1,6 +1,10 @@
 #include "core/unicode.h"
 
 #include <gtest/gtest.h>
+#include <utf8proc.h>
+
+#include <cstdlib>
+#include <string>
 
 namespace kebab {
 namespace {
@@ -31,17 +35,65 @@ TEST(UnicodeTest, SafePrefixDoesNotSplitCodePoints) {
 namespace kebab {
 namespace {
 
+// utf8proc directly, not through Nfc(), which trusts IsKnownNfc.
+std::string Utf8procMap(const std::string& s, int options) {
+  utf8proc_uint8_t* out = nullptr;
+  const utf8proc_ssize_t n = utf8proc_map(
+      reinterpret_cast<const utf8proc_uint8_t*>(s.data()), static_cast<utf8proc_ssize_t>(s.size()),
+      &out, static_cast<utf8proc_option_t>(UTF8PROC_STABLE | options));
+  std::string result =
+      n < 0 ? std::string("<error>") : std::string(reinterpret_cast<char*>(out), n);
+  std::free(out);
+  return result;
+}
+
+std::string Utf8(char32_t cp) {
+  utf8proc_uint8_t buf[4];
+  const utf8proc_ssize_t n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(cp), buf);
+  return std::string(reinterpret_cast<char*>(buf), static_cast<size_t>(n));
+}
+
 TEST(UnicodeTest, KnownNfcIsAFastSubsetOfNfc) {
   EXPECT_TRUE(IsKnownNfc("plain ascii"));
   EXPECT_TRUE(IsKnownNfc("데이터베이스는 漢字 かな"));
-  EXPECT_FALSE(IsKnownNfc("e\xCC\x81"));                 // combining mark
+  EXPECT_TRUE(IsKnownNfc("привет, мир — ‘quotes’ …"));
+  EXPECT_TRUE(IsKnownNfc("नमस्ते दुनिया"));  // virama (class 9) after a starter
+  EXPECT_TRUE(IsKnownNfc("مرحبا بالعالم"));
+  EXPECT_TRUE(IsKnownNfc("สวัสดีชาวโลก"));
+  EXPECT_TRUE(IsKnownNfc("emoji \xF0\x9F\x98\x80 ok"));
+  EXPECT_FALSE(IsKnownNfc("e\xCC\x81"));                 // combining mark that composes
   EXPECT_FALSE(IsKnownNfc("\xE1\x84\x92\xE1\x85\xA1"));  // conjoining jamo
+  EXPECT_FALSE(IsKnownNfc("\xE2\x84\xA6"));              // OHM SIGN, NFC maps it to omega
+  EXPECT_FALSE(IsKnownNfc("\xE0\xA5\x98"));              // DEVANAGARI QA, excluded composite
   EXPECT_FALSE(IsKnownNfc("bad\xFF"));                   // invalid UTF-8
-  for (const char* s : {"plain", "데이터베이스", "caf\xC3\xA9"}) {
-    if (IsKnownNfc(s)) {
-      EXPECT_EQ(Nfc(s), s);
+  EXPECT_FALSE(IsKnownNfc("\xED\xA0\x80"));              // a surrogate
+  EXPECT_FALSE(IsKnownNfc("\xF4\x90\x80\x80"));          // above U+10FFFF
+  EXPECT_FALSE(IsKnownNfc("\xE0\x80\xAF"));              // overlong
+  // Hebrew points of classes 10 and 11: in order is NFC, out of order is not.
+  const std::string in_order = "\xD7\x90\xD6\xB0\xD6\xB1";
+  const std::string reversed = "\xD7\x90\xD6\xB1\xD6\xB0";
+  EXPECT_TRUE(IsKnownNfc(in_order));
+  EXPECT_FALSE(IsKnownNfc(reversed));
+  EXPECT_EQ(Nfc(reversed), in_order);
+}
+
+TEST(UnicodeTest, KnownNfcAgreesWithUtf8procOnEveryCodePoint) {
+  size_t known = 0;
+  for (char32_t cp = 0; cp <= 0x10FFFF; ++cp) {
+    if (cp >= 0xD800 && cp <= 0xDFFF) continue;
+    const std::string one = Utf8(cp);
+    if (IsKnownNfc(one)) {
+      ++known;
+      ASSERT_EQ(Utf8procMap(one, UTF8PROC_COMPOSE), one)
+          << std::hex << "U+" << static_cast<uint32_t>(cp);
+    }
+    // A composite's decomposition is not NFC (it composes back), so it must not pass.
+    const std::string nfd = Utf8procMap(one, UTF8PROC_DECOMPOSE);
+    if (nfd != one && Utf8procMap(one, UTF8PROC_COMPOSE) == one) {
+      ASSERT_FALSE(IsKnownNfc(nfd)) << std::hex << "decomposed U+" << static_cast<uint32_t>(cp);
     }
   }
+  EXPECT_GT(known, 1'100'000u);  // all but the few that NFC changes or may compose
 }
 
 TEST(UnicodeTest, ChecksFindWhatFollowsLongAsciiRuns) {
