@@ -78,7 +78,7 @@ TEST(AnalyzerTest, StemsWithSnowballWhenEnabled) {
   EXPECT_THAT(sink.tokens, ElementsAre(Token{"running", 0, 7}));
 }
 
-// The stem cache is only built after thousands of stems; before and after, and when words
+// The stem cache is only built after hundreds of stems; before and after, and when words
 // collide in it, the stems are the ones Snowball gives.
 TEST(AnalyzerTest, StemsStayExactOnceTheStemCacheIsBuilt) {
   Analyzer english(AnalyzerOptions{"english"});
