@@ -117,9 +117,10 @@ int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
   options.force_reingest = args.force_reingest;
   options.summary_only = args.summary_only;
   ProgressBar bar(!out.quiet && out.stderr_tty);
+  JsonProgress json_progress(stdout);
   app::IngestEventSink sink = [&](const app::IngestEvent& e) {
     if (out.json) {
-      out.JsonLine(app::wire::IngestProgressLine(e));
+      json_progress.OnEvent(e);
     } else {
       bar.OnEvent(e);
     }
@@ -128,6 +129,7 @@ int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
   std::signal(SIGINT, OnSigint);
   auto report = app::Ingest(*config, options, sink, &g_cancel);
   std::signal(SIGINT, SIG_DFL);
+  json_progress.Flush();
   bar.Finish();
   return Finish(out, report);
 }

@@ -34,10 +34,6 @@ void Output::Json(const nlohmann::json& j) const {
   std::fwrite(line.data(), 1, line.size(), stdout);
 }
 
-void Output::JsonLine(std::string_view line) const {
-  std::fwrite(line.data(), 1, line.size(), stdout);
-}
-
 void Output::Line(std::string_view text) const {
   if (json) return;
   std::fwrite(text.data(), 1, text.size(), stdout);

@@ -28,8 +28,6 @@ struct Output {
 
   // One JSON document per line on stdout.
   void Json(const nlohmann::json& j) const;
-  // Writes one already-serialized JSON line (newline included).
-  void JsonLine(std::string_view line) const;
   // Human line on stdout (ignored in --json mode).
   void Line(std::string_view text) const;
   // Human note on stderr (hints, progress); silent with --quiet or --json.

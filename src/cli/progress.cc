@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "app/wire.h"
 #include "core/time.h"
 #include "core/unicode.h"
 
@@ -92,6 +93,28 @@ void ProgressBar::Finish() {
     std::fprintf(stderr, "\r\033[2K");
     std::fflush(stderr);
   }
+}
+
+void JsonProgress::OnEvent(const app::IngestEvent& e) {
+  constexpr int64_t kMaxWaitMs = 50;
+  // A full pipe still stalls the writer soon after its reader stops (see test_interrupt.py).
+  constexpr size_t kMaxPendingBytes = 64 << 10;
+  using K = app::IngestEvent::Kind;
+  pending_ += app::wire::IngestProgressLine(e);
+  const bool per_file = e.kind == K::kAssetStarted || e.kind == K::kAssetFinished;
+  if (!per_file || pending_.size() >= kMaxPendingBytes ||
+      MonotonicMillis() - last_write_ms_ >= kMaxWaitMs) {
+    Flush();
+  }
+}
+
+void JsonProgress::Flush() {
+  if (!pending_.empty()) {
+    std::fwrite(pending_.data(), 1, pending_.size(), out_);
+    pending_.clear();
+  }
+  std::fflush(out_);
+  last_write_ms_ = MonotonicMillis();
 }
 
 }  // namespace kebab::cli
