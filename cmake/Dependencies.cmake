@@ -15,6 +15,8 @@ pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
 
 find_library(CMARK_GFM_EXTENSIONS_LIB cmark-gfm-extensions REQUIRED)
 find_library(STEMMER_LIB stemmer REQUIRED)
+# Debian ships mimalloc as a shared library only (see src/cli/CMakeLists.txt).
+find_library(MIMALLOC_LIB NAMES mimalloc REQUIRED)
 
 # Link the libraries Debian also ships as archives statically, and toml++ header-only:
 # `kebab search` is a whole process per query, and resolving a dozen shared libraries at

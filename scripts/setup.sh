@@ -10,7 +10,7 @@ PACKAGES=(
   libsqlite3-dev sqlite3
   libcmark-gfm-dev libcmark-gfm-extensions-dev
   libyaml-cpp-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
-  libutf8proc-dev libstemmer-dev libcld2-dev
+  libutf8proc-dev libstemmer-dev libcld2-dev libmimalloc-dev
   librust-blake3-dev
   libcurl4-openssl-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev

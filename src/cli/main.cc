@@ -1,6 +1,5 @@
 // The `kebab` binary: argument parsing and dispatch only; everything else lives in the app
 // facade (src/app) and the command handlers beside this file.
-#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -270,9 +269,5 @@ int Main(int argc, char** argv) {
 }  // namespace kebab::cli
 
 int main(int argc, char** argv) {
-  // Language detection allocates and frees large scratch buffers for every document; keeping
-  // them in the heap instead of mmap/munmap round trips halves its cost during ingest.
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
   return kebab::cli::Main(argc, argv);
 }
