@@ -2,6 +2,23 @@
 # BLAKE3, whose official C sources Debian ships inside librust-blake3-dev, and SQLite, llama.cpp
 # and USearch, built from npm packages (cmake/SQLite.cmake, Llama.cmake, USearch.cmake).
 find_package(PkgConfig REQUIRED)
+
+# A dependency that `script` builds or fetches once into a cache outside the build tree and
+# whose directory it prints. scripts/setup.sh runs the script and passes the directory as
+# `var`; a plain configure, or a directory since removed, runs it here.
+function(kebab_cached_dependency var script doc)
+  set(${var} "" CACHE PATH "${doc}")
+  if(NOT ${var} OR NOT EXISTS "${${var}}/.complete")
+    message(STATUS "Running ${script} (cached after the first time) ...")
+    execute_process(COMMAND "${CMAKE_SOURCE_DIR}/${script}"
+                    OUTPUT_VARIABLE _dir OUTPUT_STRIP_TRAILING_WHITESPACE
+                    RESULT_VARIABLE _rc)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "${script} failed")
+    endif()
+    set(${var} "${_dir}" CACHE PATH "${doc}" FORCE)
+  endif()
+endfunction()
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(CLI11 REQUIRED)

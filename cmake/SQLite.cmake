@@ -1,17 +1,8 @@
 # SQLite from its amalgamation, built once into a cache by scripts/build-sqlite.sh (see there
 # for why not Debian's libsqlite3). Always linked statically: every kebab command opens the
 # store, and `kebab search` is a whole process per query.
-set(KEBAB_SQLITE_PREFIX "" CACHE PATH "SQLite install prefix made by scripts/build-sqlite.sh")
-if(NOT KEBAB_SQLITE_PREFIX OR NOT EXISTS "${KEBAB_SQLITE_PREFIX}/.complete")
-  execute_process(COMMAND "${CMAKE_SOURCE_DIR}/scripts/build-sqlite.sh"
-                  OUTPUT_VARIABLE _sqlite_prefix OUTPUT_STRIP_TRAILING_WHITESPACE
-                  RESULT_VARIABLE _sqlite_rc)
-  if(NOT _sqlite_rc EQUAL 0)
-    message(FATAL_ERROR "scripts/build-sqlite.sh failed")
-  endif()
-  set(KEBAB_SQLITE_PREFIX "${_sqlite_prefix}" CACHE PATH
-      "SQLite install prefix made by scripts/build-sqlite.sh" FORCE)
-endif()
+kebab_cached_dependency(KEBAB_SQLITE_PREFIX scripts/build-sqlite.sh
+                        "SQLite install prefix made by scripts/build-sqlite.sh")
 
 add_library(kebab_sqlite3 STATIC IMPORTED GLOBAL)
 set_target_properties(kebab_sqlite3 PROPERTIES

@@ -2,17 +2,8 @@
 # cache by scripts/fetch-usearch.sh. SimSIMD's distance kernels are compiled once with dynamic
 # dispatch (simsimd/c/lib.c): each kernel is built for several x86 / Arm targets and picked at
 # run time from the CPU's features, so the binary runs on CPUs other than the build machine's.
-set(KEBAB_USEARCH_DIR "" CACHE PATH "usearch package directory made by scripts/fetch-usearch.sh")
-if(NOT KEBAB_USEARCH_DIR OR NOT EXISTS "${KEBAB_USEARCH_DIR}/.complete")
-  execute_process(COMMAND "${CMAKE_SOURCE_DIR}/scripts/fetch-usearch.sh"
-                  OUTPUT_VARIABLE _usearch_dir OUTPUT_STRIP_TRAILING_WHITESPACE
-                  RESULT_VARIABLE _usearch_rc)
-  if(NOT _usearch_rc EQUAL 0)
-    message(FATAL_ERROR "scripts/fetch-usearch.sh failed")
-  endif()
-  set(KEBAB_USEARCH_DIR "${_usearch_dir}" CACHE PATH
-      "usearch package directory made by scripts/fetch-usearch.sh" FORCE)
-endif()
+kebab_cached_dependency(KEBAB_USEARCH_DIR scripts/fetch-usearch.sh
+                        "usearch package directory made by scripts/fetch-usearch.sh")
 
 add_library(kebab_simsimd STATIC "${KEBAB_USEARCH_DIR}/simsimd/c/lib.c")
 target_include_directories(kebab_simsimd SYSTEM PUBLIC "${KEBAB_USEARCH_DIR}/simsimd/include")
