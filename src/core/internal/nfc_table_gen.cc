@@ -17,18 +17,23 @@ namespace {
 constexpr int32_t kMaxCodePoint = 0x10FFFF;
 constexpr uint8_t kNfcUnknown = 0xFF;
 
-std::vector<int32_t> Map(int32_t cp, int options) {
+// The canonical decomposition of `cp` (itself when it has none).
+std::vector<int32_t> Decompose(int32_t cp) {
   utf8proc_int32_t out[32];
   int boundclass = UTF8PROC_BOUNDCLASS_START;
-  const auto decompose =
-      static_cast<utf8proc_option_t>((options & ~UTF8PROC_COMPOSE) | UTF8PROC_DECOMPOSE);
-  utf8proc_ssize_t n = utf8proc_decompose_char(cp, out, 32, decompose, &boundclass);
-  if (n < 0) return {};
-  if ((options & UTF8PROC_COMPOSE) != 0) {
-    n = utf8proc_normalize_utf32(out, n, static_cast<utf8proc_option_t>(options));
-    if (n < 0) return {};
-  }
-  return std::vector<int32_t>(out, out + n);
+  const utf8proc_ssize_t n = utf8proc_decompose_char(
+      cp, out, 32, static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_DECOMPOSE),
+      &boundclass);
+  return n < 0 ? std::vector<int32_t>{} : std::vector<int32_t>(out, out + n);
+}
+
+// Whether NFC leaves `cp`, alone, as it is.
+bool NfcKeeps(int32_t cp) {
+  std::vector<int32_t> text = Decompose(cp);
+  const utf8proc_ssize_t n =
+      utf8proc_normalize_utf32(text.data(), static_cast<utf8proc_ssize_t>(text.size()),
+                               static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+  return n == 1 && text[0] == cp;
 }
 
 }  // namespace
@@ -40,16 +45,15 @@ int main() {
       table[cp] = kNfcUnknown;
       continue;
     }
-    table[cp] = static_cast<uint8_t>(utf8proc_get_property(cp)->combining_class);
-    const std::vector<int32_t> nfc = Map(cp, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
-    if (nfc.size() != 1 || nfc[0] != cp) table[cp] = kNfcUnknown;
+    table[cp] = NfcKeeps(cp) ? static_cast<uint8_t>(utf8proc_get_property(cp)->combining_class)
+                             : kNfcUnknown;
   }
   // Maybe: whatever follows the first code point of a composite's decomposition may compose
   // with what precedes it. Marking every such code point, not just the last, errs towards
   // "unknown", which only costs the slow path.
   for (int32_t cp = 0; cp <= kMaxCodePoint; ++cp) {
     if (table[cp] == kNfcUnknown) continue;
-    const std::vector<int32_t> nfd = Map(cp, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE);
+    const std::vector<int32_t> nfd = Decompose(cp);
     for (size_t i = 1; i < nfd.size(); ++i) table[nfd[i]] = kNfcUnknown;
   }
   // Hangul vowel and trailing-consonant jamo compose algorithmically (no table entry says so).
