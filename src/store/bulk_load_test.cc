@@ -36,11 +36,14 @@ class BulkLoadTest : public StoreFileTest {
         "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
   }
 
-  // FTS5's automerge setting.
-  int Automerge() const {
-    const auto rows = Query("SELECT v FROM chunks_fts_config WHERE k = 'automerge'");
+  // An FTS5 setting stored in its config table; -1 while FTS5's default applies.
+  int FtsSetting(const std::string& name) const {
+    const std::string sql = "SELECT v FROM chunks_fts_config WHERE k = '" + name + "'";
+    const auto rows = Query(sql.c_str());
     return rows.empty() ? -1 : std::stoi(rows[0]);
   }
+  int Automerge() const { return FtsSetting("automerge"); }
+  int Crisismerge() const { return FtsSetting("crisismerge"); }
 
   static void WriteBatch(Store& s, int first, int count) {
     ASSERT_TRUE(s.BeginBatch().ok());
@@ -75,6 +78,7 @@ TEST_F(BulkLoadTest, AnEmptyStoreLoadsWithoutReadIndexesAndGetsThemBack) {
     EXPECT_EQ(std::count(during.begin(), during.end(), name), 1) << name;
   }
   EXPECT_EQ(Automerge(), 0);
+  EXPECT_EQ(Crisismerge(), 64);
 
   WriteBatch(*s, 0, 30);
   // Reads that would use a dropped index still answer, by scanning.
@@ -87,6 +91,7 @@ TEST_F(BulkLoadTest, AnEmptyStoreLoadsWithoutReadIndexesAndGetsThemBack) {
   ASSERT_TRUE(s->EndBulkLoad().ok());
   EXPECT_EQ(Indexes(), all);
   EXPECT_EQ(Automerge(), 8);
+  EXPECT_EQ(Crisismerge(), 16);
   ExpectIntact(*s);
   auto stats = s->Stats();
   ASSERT_TRUE(stats.ok());
@@ -127,6 +132,7 @@ TEST_F(BulkLoadTest, AnInterruptedLoadGetsItsIndexesAtTheNextWritableOpen) {
   }
   ASSERT_LT(Indexes().size(), all.size());
   ASSERT_EQ(Automerge(), 0);
+  ASSERT_EQ(Crisismerge(), 64);
   {
     auto reader = Open("english", /*readonly=*/true);
     ASSERT_TRUE(reader);
@@ -139,6 +145,7 @@ TEST_F(BulkLoadTest, AnInterruptedLoadGetsItsIndexesAtTheNextWritableOpen) {
   ASSERT_TRUE(s);
   EXPECT_EQ(Indexes(), all);
   EXPECT_EQ(Automerge(), 8);
+  EXPECT_EQ(Crisismerge(), 16);
   auto ic = s->IntegrityCheck();
   ASSERT_TRUE(ic.ok());
   EXPECT_EQ(*ic, "ok");
