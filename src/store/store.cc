@@ -276,30 +276,30 @@ Status Store::WriteDocument(const DocumentWrite& write) {
   const DocumentWrite& w = *wp;
   const DocumentWrite::Encoded& enc = *w.encoded;
   const CanonicalDocument& doc = w.doc;
-  auto body = [&]() -> Status {
-    KEBAB_ASSIGN_OR_RETURN(std::string old_id, DocIdAtPath(doc.workspace_path));
-    if (!old_id.empty()) KEBAB_RETURN_IF_ERROR(DeleteDocument(old_id));
-    const std::string now = NowRfc3339();
-    KEBAB_ASSIGN_OR_RETURN(int64_t first_block, NextBlockRowid());
-    KEBAB_RETURN_IF_ERROR(
-        Prepared("INSERT OR IGNORE INTO assets(asset_id, source_uri, workspace_path, "
-                 "media_type, byte_len, checksum, storage_kind, storage_path, discovered_at) "
-                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'reference', ?2, ?7)")
-            .BindRef(1, w.asset.asset_id)
-            .BindRef(2, w.asset.source_uri)
-            .BindRef(3, w.asset.workspace_path)
-            .BindRef(4, MediaKindName(w.asset.media))
-            .Bind(5, static_cast<int64_t>(w.asset.byte_len))
-            .BindRef(6, w.asset.checksum)
-            .BindRef(7, w.asset.discovered_at)
-            .Run());
+  const std::string now = NowRfc3339();
+  auto insert_asset = [&]() -> Status {
+    return Prepared(
+               "INSERT OR IGNORE INTO assets(asset_id, source_uri, workspace_path, "
+               "media_type, byte_len, checksum, storage_kind, storage_path, discovered_at) "
+               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'reference', ?2, ?7)")
+        .BindRef(1, w.asset.asset_id)
+        .BindRef(2, w.asset.source_uri)
+        .BindRef(3, w.asset.workspace_path)
+        .BindRef(4, MediaKindName(w.asset.media))
+        .Bind(5, static_cast<int64_t>(w.asset.byte_len))
+        .BindRef(6, w.asset.checksum)
+        .BindRef(7, w.asset.discovered_at)
+        .Run();
+  };
+  // False when a document is already stored at the path (nothing was inserted).
+  auto insert_document = [&](int64_t first_block) -> Result<bool> {
     KEBAB_RETURN_IF_ERROR(
         Prepared("INSERT INTO documents(doc_id, asset_id, workspace_path, title, lang, "
                  "source_type, trust_level, parser_version, chunker_version, policy_hash, "
                  "doc_version, schema_version, metadata_json, provenance_json, created_at, "
                  "updated_at, ingested_at, source_uri, first_block_rowid, block_count) VALUES "
                  "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
-                 "?18, ?19, ?20)")
+                 "?18, ?19, ?20) ON CONFLICT(workspace_path) DO NOTHING")
             .BindRef(1, doc.doc_id)
             .BindRef(2, doc.asset_id)
             .BindRef(3, doc.workspace_path)
@@ -321,6 +321,24 @@ Status Store::WriteDocument(const DocumentWrite& write) {
             .Bind(19, first_block)
             .Bind(20, static_cast<int64_t>(doc.blocks.size()))
             .Run());
+    return sqlite3_changes(db_) > 0;
+  };
+  auto body = [&]() -> Status {
+    KEBAB_ASSIGN_OR_RETURN(int64_t first_block, NextBlockRowid());
+    KEBAB_RETURN_IF_ERROR(insert_asset());
+    KEBAB_ASSIGN_OR_RETURN(bool inserted, insert_document(first_block));
+    if (!inserted) {
+      // The document stored at this path makes way (its asset too, unless shared), then this
+      // one goes in. Trying the insert first spares every new document a lookup by path.
+      KEBAB_ASSIGN_OR_RETURN(std::string old_id, DocIdAtPath(doc.workspace_path));
+      KEBAB_RETURN_IF_ERROR(DeleteDocument(old_id));
+      KEBAB_RETURN_IF_ERROR(insert_asset());
+      KEBAB_ASSIGN_OR_RETURN(inserted, insert_document(first_block));
+      if (!inserted) {
+        return Status(ErrorCode::kCorrupt,
+                      "a document at " + doc.workspace_path + " is still stored after its removal");
+      }
+    }
     Statement& tag = Prepared("INSERT OR IGNORE INTO document_tags(doc_id, tag) VALUES (?1, ?2)");
     for (const auto& t : doc.metadata.tags) {
       KEBAB_RETURN_IF_ERROR(tag.BindRef(1, doc.doc_id).BindRef(2, t).Run());
@@ -332,6 +350,7 @@ Status Store::WriteDocument(const DocumentWrite& write) {
 }
 
 Result<int64_t> Store::NextBlockRowid() {
+  if (in_batch_ && next_block_rowid_ > 0) return next_block_rowid_;
   Statement& q = Prepared("SELECT coalesce(max(block_rowid), 0) + 1 FROM blocks");
   Status st;
   int64_t next = 1;
@@ -360,6 +379,7 @@ Status Store::InsertBlocks(const DocumentWrite& w, int64_t first_rowid) {
                               .Run()
                               .WithContext("block ", b.block_id));
   }
+  if (in_batch_) next_block_rowid_ = first_rowid + static_cast<int64_t>(doc.blocks.size());
   return Status::OK();
 }
 
@@ -368,15 +388,15 @@ Status Store::InsertChunks(const DocumentWrite& w, const std::string& now) {
   const DocumentWrite::Encoded& enc = *w.encoded;
   // Rowids are assigned here, above any chunk whose FTS entries still await their deferred
   // delete: reusing one would let that delete strip the new chunk's terms.
-  int64_t rowid = 0;
-  {
+  int64_t rowid = in_batch_ ? last_chunk_rowid_ : 0;
+  if (rowid == 0) {
     Statement& q = Prepared("SELECT coalesce(max(chunk_rowid), 0) FROM chunks");
     Status st;
     if (q.Step(&st)) rowid = q.ColumnInt(0);
     q.Reset();
     KEBAB_RETURN_IF_ERROR(st);
-    rowid = std::max(rowid, deferred_.max_rowid);
   }
+  rowid = std::max(rowid, deferred_.max_rowid);
   Statement& chunk = Prepared(
       "INSERT INTO chunks(chunk_rowid, chunk_id, doc_id, ordinal, text, heading_path_json, "
       "section_label, source_spans_json, token_estimate, chunker_version, "
@@ -415,6 +435,7 @@ Status Store::InsertChunks(const DocumentWrite& w, const std::string& now) {
     KEBAB_RETURN_IF_ERROR(
         fts.Bind(1, rowid).BindRef(2, enc.chunk_heading[i]).BindRef(3, c.text).Run());
   }
+  if (in_batch_) last_chunk_rowid_ = rowid;
   return Status::OK();
 }
 
@@ -447,12 +468,10 @@ Status Store::CompactFullTextIndex(bool full) {
   return Exec(db_, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('merge', 500)");
 }
 
-Statement& Store::Prepared(std::string_view sql) {
-  auto it = statements_.find(sql);
-  if (it == statements_.end()) {
-    it = statements_.emplace(std::string(sql), std::make_unique<Statement>(db_, sql)).first;
-  }
-  return *it->second;
+Statement& Store::Prepared(SqlLiteral sql) {
+  std::unique_ptr<Statement>& statement = statements_[sql.text()];
+  if (statement == nullptr) statement = std::make_unique<Statement>(db_, sql.text());
+  return *statement;
 }
 
 Store::ReadSnapshot::ReadSnapshot(Store& store) {
@@ -474,7 +493,7 @@ Status Store::Atomically(const std::function<Status()>& body) {
   if (!st.ok()) {
     // Inside a batch this discards the whole batch (see BeginBatch).
     (void)Exec(db_, "ROLLBACK");
-    in_batch_ = false;
+    LeaveBatch();
     deferred_ = {};
     return st;
   }
@@ -488,9 +507,15 @@ Status Store::BeginBatch() {
   return Status::OK();
 }
 
+void Store::LeaveBatch() {
+  in_batch_ = false;
+  next_block_rowid_ = 0;
+  last_chunk_rowid_ = 0;
+}
+
 Status Store::CommitBatch() {
   if (!in_batch_) return Status::OK();
-  in_batch_ = false;
+  LeaveBatch();
   Status st = ApplyDeferredDeletes();
   if (!st.ok()) {
     (void)Exec(db_, "ROLLBACK");

@@ -65,6 +65,32 @@ TEST_F(StoreTest, WriteSearchAndReplace) {
   EXPECT_EQ(stats->fts_rows, 2);
 }
 
+// Rewriting a document with unchanged content (a forced re-ingest) keeps its asset: the old
+// document's removal orphans the asset for a moment, alone and inside a batch.
+TEST_F(StoreTest, RewritingADocumentKeepsTheAssetItShares) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"alpha"})).ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"alpha"})).ok());
+  ASSERT_TRUE(s->BeginBatch().ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"alpha"})).ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("b.md", {"beta"})).ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("a.md", {"alpha", "more"})).ok());
+  ASSERT_TRUE(s->CommitBatch().ok());
+  auto stats = s->Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->doc_count, 2);
+  EXPECT_EQ(stats->asset_count, 2);
+  EXPECT_EQ(stats->block_count, 3);
+  EXPECT_EQ(stats->chunk_count, 3);
+  EXPECT_EQ(stats->fts_rows, 3);
+  EXPECT_EQ(Search(*s, "alpha").size(), 1u);
+  EXPECT_EQ(Search(*s, "more").size(), 1u);
+  auto ic = s->IntegrityCheck();
+  ASSERT_TRUE(ic.ok());
+  EXPECT_EQ(*ic, "ok");
+}
+
 TEST_F(StoreTest, ReadSnapshotHidesWritesCommittedWhileItLives) {
   auto writer = Open();
   ASSERT_TRUE(writer);
