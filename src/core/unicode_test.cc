@@ -109,5 +109,46 @@ TEST(UnicodeTest, ChecksFindWhatFollowsLongAsciiRuns) {
   }
 }
 
+// IsValidUtf8 decodes by itself; it must accept exactly what utf8proc does. Every sequence of
+// one to three bytes is tried, and four-byte ones over every first two bytes (the last two only
+// need to be continuation bytes, which the three-byte cases already cover).
+TEST(UnicodeTest, ValidUtf8AgreesWithUtf8proc) {
+  auto utf8proc_accepts = [](const std::string& s) {
+    const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
+    auto left = static_cast<utf8proc_ssize_t>(s.size());
+    while (left > 0) {
+      utf8proc_int32_t cp;
+      const utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
+      if (n < 0) return false;
+      p += n;
+      left -= n;
+    }
+    return true;
+  };
+  size_t tried = 0, disagreed = 0;
+  auto check = [&](const std::string& s) {
+    ++tried;
+    if (IsValidUtf8(s) != utf8proc_accepts(s) && ++disagreed <= 5) {
+      ADD_FAILURE() << "disagree on " << ::testing::PrintToString(s);
+    }
+  };
+  std::string s;
+  for (int a = 0; a < 256; ++a) {
+    check(std::string(1, static_cast<char>(a)));
+    for (int b = 0; b < 256; ++b) {
+      s = {static_cast<char>(a), static_cast<char>(b)};
+      check(s);
+      for (int c = 0; c < 256; ++c) {
+        s = {static_cast<char>(a), static_cast<char>(b), static_cast<char>(c)};
+        check(s);
+      }
+      for (const char* tail : {"\x80\x80", "\xBF\xBF", "\x80", "\x80\x7F", "\xC0\x80"}) {
+        check(std::string{static_cast<char>(a), static_cast<char>(b)} + tail);
+      }
+    }
+  }
+  EXPECT_EQ(disagreed, 0u) << "of " << tried;
+}
+
 }  // namespace
 }  // namespace kebab
