@@ -81,6 +81,7 @@ Store::Store(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
 Store::~Store() {
   checkpointer_.reset();
   statements_.clear();
+  for (auto& insert : block_inserts_) insert.reset();
   if (db_) sqlite3_close_v2(db_);
 }
 
@@ -221,6 +222,8 @@ Status Store::DeleteDocument(const std::string& doc_id) {
           .Bind(2, first_block + block_count)
           .Bind(3, doc_id)
           .Run());
+  // Blocks take SQLite's next rowids, which these may have been.
+  next_block_rowid_ = 0;
   // The external-content FTS index forgets each chunk by its indexed text, before the chunk
   // rows go.
   {
@@ -333,6 +336,7 @@ Status Store::WriteDocument(const DocumentWrite& write) {
       KEBAB_ASSIGN_OR_RETURN(std::string old_id, DocIdAtPath(doc.workspace_path));
       KEBAB_RETURN_IF_ERROR(DeleteDocument(old_id));
       KEBAB_RETURN_IF_ERROR(insert_asset());
+      KEBAB_ASSIGN_OR_RETURN(first_block, NextBlockRowid());
       KEBAB_ASSIGN_OR_RETURN(inserted, insert_document(first_block));
       if (!inserted) {
         return Status(ErrorCode::kCorrupt,
@@ -360,24 +364,54 @@ Result<int64_t> Store::NextBlockRowid() {
   return next;
 }
 
+Statement& Store::BlockInsert(size_t rows) {
+  std::unique_ptr<Statement>& statement = block_inserts_[rows - 1];
+  if (statement == nullptr) {
+    // ?1 is the document id all rows share; row r binds ?(2 + 6r) to ?(7 + 6r). A statement of
+    // several rows that could abort half-way takes a statement savepoint, at which FTS5 flushes
+    // its pending terms into a new segment: so a conflict FAILs (the caller then rolls back the
+    // whole transaction), and the rowids are SQLite's own (the largest plus one), since one
+    // given explicitly could abort its integer check.
+    std::string sql =
+        "INSERT OR FAIL INTO blocks(block_id, doc_id, kind, heading_path_json, ordinal, "
+        "source_span_json, payload_json) VALUES ";
+    for (size_t r = 0; r < rows; ++r) {
+      const size_t p = 2 + 6 * r;
+      sql += r ? ",(" : "(";
+      for (size_t k = 0; k < 6; ++k) {
+        sql += "?" + std::to_string(p + k) + (k == 0 ? ",?1," : k < 5 ? "," : ")");
+      }
+    }
+    statement = std::make_unique<Statement>(db_, sql);
+  }
+  return *statement;
+}
+
 Status Store::InsertBlocks(const DocumentWrite& w, int64_t first_rowid) {
   const CanonicalDocument& doc = w.doc;
   const DocumentWrite::Encoded& enc = *w.encoded;
-  Statement& block = Prepared(
-      "INSERT INTO blocks(block_rowid, block_id, doc_id, kind, heading_path_json, ordinal, "
-      "source_span_json, payload_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-  for (size_t i = 0; i < doc.blocks.size(); ++i) {
-    const Block& b = doc.blocks[i];
-    KEBAB_RETURN_IF_ERROR(block.Bind(1, first_rowid + static_cast<int64_t>(i))
-                              .BindRef(2, b.block_id)
-                              .BindRef(3, doc.doc_id)
-                              .BindRef(4, BlockKindName(b.kind))
-                              .BindRef(5, enc.block_heading[i])
-                              .Bind(6, b.ordinal)
-                              .BindRef(7, enc.block_span[i])
-                              .BindRef(8, enc.block_payload[i])
-                              .Run()
-                              .WithContext("block ", b.block_id));
+  for (size_t start = 0; start < doc.blocks.size(); start += kBlocksPerInsert) {
+    const size_t rows = std::min(kBlocksPerInsert, doc.blocks.size() - start);
+    Statement& insert = BlockInsert(rows);
+    insert.BindRef(1, doc.doc_id);
+    for (size_t r = 0; r < rows; ++r) {
+      const size_t i = start + r;
+      const Block& b = doc.blocks[i];
+      const int p = 2 + 6 * static_cast<int>(r);
+      insert.BindRef(p, b.block_id)
+          .BindRef(p + 1, BlockKindName(b.kind))
+          .BindRef(p + 2, enc.block_heading[i])
+          .Bind(p + 3, b.ordinal)
+          .BindRef(p + 4, enc.block_span[i])
+          .BindRef(p + 5, enc.block_payload[i]);
+    }
+    KEBAB_RETURN_IF_ERROR(insert.Run().WithContext("block ", doc.blocks[start].block_id));
+    const int64_t last = first_rowid + static_cast<int64_t>(start + rows) - 1;
+    if (sqlite3_last_insert_rowid(db_) != last) {
+      return Status(ErrorCode::kCorrupt, "blocks of " + doc.workspace_path + " end at rowid " +
+                                             std::to_string(sqlite3_last_insert_rowid(db_)) +
+                                             " instead of " + std::to_string(last));
+    }
   }
   if (in_batch_) next_block_rowid_ = first_rowid + static_cast<int64_t>(doc.blocks.size());
   return Status::OK();

@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -299,6 +300,8 @@ class Store {
   // The first rowid of the next document's blocks (a document's blocks are one range).
   Result<int64_t> NextBlockRowid();
   Status InsertBlocks(const DocumentWrite& write, int64_t first_rowid);
+  // The statement inserting `rows` (1..kBlocksPerInsert) blocks of one document.
+  Statement& BlockInsert(size_t rows);
   // Chunk rows and their full-text entries.
   Status InsertChunks(const DocumentWrite& write, const std::string& now);
   // SQL text with static storage (a string literal), which the statement cache keys on.
@@ -336,12 +339,17 @@ class Store {
   };
   Deferred deferred_;
   // Within a batch this connection is the only writer, so after one max() query each the next
-  // rowids are counted here instead of queried for every document; 0 = not yet known.
+  // rowids are counted here instead of queried for every document; 0 = not yet known. Blocks
+  // take SQLite's next rowid (the largest plus one), so deleting blocks forgets the count.
   int64_t next_block_rowid_ = 0;
   int64_t last_chunk_rowid_ = 0;
   // Keyed by the address of the SQL literal: hashing the text cost the ingest writer more than
   // a percent of its instructions (it makes ~8 lookups per document).
   std::unordered_map<const char*, std::unique_ptr<Statement>> statements_;
+  // Blocks go in up to eight rows per statement: a document has nine on average (tldr-pages),
+  // and one statement per block cost the writer more in statement overhead than in rows.
+  static constexpr size_t kBlocksPerInsert = 8;
+  std::array<std::unique_ptr<Statement>, kBlocksPerInsert> block_inserts_;
   std::unique_ptr<BackgroundCheckpointer> checkpointer_;
 };
 

@@ -141,6 +141,46 @@ TEST_F(StoreTest, BlocksOfEachDocumentSurviveReplacingItsNeighbour) {
   EXPECT_TRUE(Search(*s, "\"a one\"").empty());
 }
 
+// Blocks go in several rows per statement, with rowids SQLite assigns: documents of more blocks
+// than one statement takes keep them in order, also after a batch replaced the newest
+// document (whose blocks were the last rowids) by a longer one.
+TEST_F(StoreTest, ManyBlocksKeepTheirOrderAcrossStatementsAndReplacements) {
+  auto s = Open();
+  ASSERT_TRUE(s);
+  auto numbered = [](const std::string& prefix, int n) {
+    std::vector<std::string> texts;
+    for (int i = 0; i < n; ++i) texts.push_back(prefix + " " + std::to_string(i));
+    return texts;
+  };
+  auto texts = [&](const std::string& doc_id) {
+    std::vector<std::string> out;
+    auto doc = s->GetDocument(doc_id);
+    EXPECT_TRUE(doc.ok() && doc->has_value());
+    if (doc.ok() && doc->has_value()) {
+      for (const Block& blk : (*doc)->doc.blocks) out.push_back(blk.text);
+    }
+    return out;
+  };
+  ASSERT_TRUE(s->BeginBatch().ok());
+  const DocumentWrite a = MakeDoc("a.md", numbered("alpha", 20));
+  ASSERT_TRUE(s->WriteDocument(a).ok());
+  ASSERT_TRUE(s->WriteDocument(MakeDoc("b.md", numbered("beta", 3))).ok());
+  const DocumentWrite b2 = MakeDoc("b.md", numbered("bravo", 9), "v2");
+  ASSERT_TRUE(s->WriteDocument(b2).ok());
+  const DocumentWrite c = MakeDoc("c.md", numbered("gamma", 8));
+  ASSERT_TRUE(s->WriteDocument(c).ok());
+  ASSERT_TRUE(s->CommitBatch().ok());
+  EXPECT_EQ(texts(a.doc.doc_id), numbered("alpha", 20));
+  EXPECT_EQ(texts(b2.doc.doc_id), numbered("bravo", 9));
+  EXPECT_EQ(texts(c.doc.doc_id), numbered("gamma", 8));
+  auto stats = s->Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->block_count, 37);
+  auto ic = s->IntegrityCheck();
+  ASSERT_TRUE(ic.ok());
+  EXPECT_EQ(*ic, "ok");
+}
+
 // A database written by schema v1 (FTS triggers, blocks indexed by doc_id) opens, migrates,
 // and keeps serving and replacing its documents.
 TEST_F(StoreTest, UpgradesAVersionOneDatabase) {
