@@ -307,9 +307,9 @@ class Store {
   // SQL text with static storage (a string literal), which the statement cache keys on.
   class SqlLiteral {
    public:
+    // Implicit, so that call sites pass the literal itself.
     template <size_t N>
-    consteval SqlLiteral(const char (&text)[N])  // NOLINT: implicit, as a literal reads best
-        : text_(text) {}
+    consteval SqlLiteral(const char (&text)[N]) : text_(text) {}
     const char* text() const { return text_; }
 
    private:
@@ -346,8 +346,8 @@ class Store {
   // Keyed by the address of the SQL literal: hashing the text cost the ingest writer more than
   // a percent of its instructions (it makes ~8 lookups per document).
   std::unordered_map<const char*, std::unique_ptr<Statement>> statements_;
-  // Blocks go in up to eight rows per statement: a document has nine on average (tldr-pages),
-  // and one statement per block cost the writer more in statement overhead than in rows.
+  // Blocks go in up to eight rows per statement: a tldr-pages document has 8.4 on average, and
+  // one statement per block cost the writer more in statement overhead than in rows.
   static constexpr size_t kBlocksPerInsert = 8;
   std::array<std::unique_ptr<Statement>, kBlocksPerInsert> block_inserts_;
   std::unique_ptr<BackgroundCheckpointer> checkpointer_;
