@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 
 #include "app/wire.h"
@@ -95,26 +96,59 @@ void ProgressBar::Finish() {
   }
 }
 
+JsonProgress::~JsonProgress() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  held_.notify_all();
+  if (flusher_.joinable()) flusher_.join();
+  Flush();
+}
+
 void JsonProgress::OnEvent(const app::IngestEvent& e) {
-  constexpr int64_t kMaxWaitMs = 50;
-  // A full pipe still stalls the writer soon after its reader stops (see test_interrupt.py).
-  constexpr size_t kMaxPendingBytes = 64 << 10;
   using K = app::IngestEvent::Kind;
-  pending_ += app::wire::IngestProgressLine(e);
+  const std::string line = app::wire::IngestProgressLine(e);
   const bool per_file = e.kind == K::kAssetStarted || e.kind == K::kAssetFinished;
+  std::lock_guard lock(mu_);
+  const bool held_before = !pending_.empty();
+  pending_ += line;
   if (!per_file || pending_.size() >= kMaxPendingBytes ||
       MonotonicMillis() - last_write_ms_ >= kMaxWaitMs) {
-    Flush();
+    WriteLocked();
+    return;
   }
+  if (!flusher_.joinable()) flusher_ = std::thread([this] { RunFlusher(); });
+  if (!held_before) held_.notify_one();
 }
 
 void JsonProgress::Flush() {
+  std::lock_guard lock(mu_);
+  WriteLocked();
+}
+
+void JsonProgress::WriteLocked() {
   if (!pending_.empty()) {
     std::fwrite(pending_.data(), 1, pending_.size(), out_);
     pending_.clear();
   }
   std::fflush(out_);
   last_write_ms_ = MonotonicMillis();
+}
+
+void JsonProgress::RunFlusher() {
+  std::unique_lock lock(mu_);
+  while (true) {
+    held_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+    if (stopping_) return;
+    const int64_t wait_ms = last_write_ms_ + kMaxWaitMs - MonotonicMillis();
+    if (wait_ms > 0) {
+      // Lines may be written meanwhile; the loop looks again.
+      held_.wait_for(lock, std::chrono::milliseconds(wait_ms), [&] { return stopping_; });
+      continue;
+    }
+    WriteLocked();
+  }
 }
 
 }  // namespace kebab::cli

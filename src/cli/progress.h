@@ -3,9 +3,12 @@
 // ingest_progress.v1 lines on stdout (JsonProgress).
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "app/ingest.h"
 
@@ -28,22 +31,35 @@ class ProgressBar {
 
 // Writes ingest_progress.v1 lines to `out` in groups of up to 64 KiB: a fast ingest emits two
 // lines per file, tens of thousands a second, and a pipe reader woken for every 4 KiB stdio
-// buffer took CPU from the ingest. Lines wait at most until the next event 50 ms after the
-// last write, so a slow ingest still streams each line as it comes; events other than
-// per-file ones are written at once.
+// buffer took CPU from the ingest. No line waits more than 50 ms after the last write: a
+// thread, started with the first line held back, writes what an idle ingest leaves pending
+// (the last file's lines before a slow one). Events other than per-file ones are written at
+// once.
 class JsonProgress {
  public:
   explicit JsonProgress(std::FILE* out) : out_(out) {}
-  ~JsonProgress() { Flush(); }
+  ~JsonProgress();
   JsonProgress(const JsonProgress&) = delete;
   JsonProgress& operator=(const JsonProgress&) = delete;
   void OnEvent(const app::IngestEvent& event);
+  // Writes the pending lines now.
   void Flush();
 
  private:
+  static constexpr int64_t kMaxWaitMs = 50;
+  // A full pipe still stalls the ingest soon after its reader stops (see test_interrupt.py).
+  static constexpr size_t kMaxPendingBytes = 64 << 10;
+
+  void WriteLocked();  // mu_ held
+  void RunFlusher();
+
   std::FILE* out_;
+  std::mutex mu_;
+  std::condition_variable held_;  // a line is pending, or the flusher must stop
   std::string pending_;
   int64_t last_write_ms_ = 0;
+  bool stopping_ = false;
+  std::thread flusher_;
 };
 
 }  // namespace kebab::cli

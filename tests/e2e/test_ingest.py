@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Ingest end to end: incremental runs, bad inputs, ignore rules, ingest-file/ingest-stdin."""
 import hashlib
+import json
 import os
 import sqlite3
+import time
 import unittest
 
 from kebab_e2e import EXIT_OK, CitationChecks, KebabTestCase
@@ -369,6 +371,36 @@ class ExternalIngestTest(KebabTestCase):
         self.assertError(self.sb.run("--json", "ingest-stdin", "--title", "x",
                                      stdin="---\ntitle: y\n---\nbody\n"), "invalid_input")
         self.assertEqual(self.external_files(), [])
+
+
+class ProgressStreamTest(KebabTestCase):
+    """--json progress lines go out in batches, yet none waits for the next file's events."""
+
+    def test_lines_of_a_file_arrive_while_a_slow_one_is_parsed(self):
+        self.sb.write_config(extra="[ingest]\nmax_parallel_extractors = 1\n")
+        self.sb.write("a.md", "# Quick\n\nA short note.\n")
+        # 8 MB of paragraphs: the one worker parses it for about half a second after a.md.
+        self.sb.write("b.md", "# Slow\n\n" + "".join(
+            f"Paragraph {i} says something about topic{i % 97} and more words here.\n\n"
+            for i in range(120000)))
+        proc = self.sb.popen("--json", "ingest")
+        arrived = {}
+        started = time.monotonic()
+        for line in proc.stdout:
+            event = json.loads(line)
+            key = (event.get("kind"), event.get("path"))
+            arrived.setdefault(key, (time.monotonic() - started, event))
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+        self.assertEqual(proc.returncode, EXIT_OK)
+        a_done, _ = arrived[("asset_finished", "a.md")]
+        b_started, _ = arrived[("asset_started", "b.md")]
+        _, b_done = arrived[("asset_finished", "b.md")]
+        self.assertGreaterEqual(b_done["ms"], 250, "b.md parsed too fast to tell; make it larger")
+        # Batched lines wait at most 50 ms after the last write, not for the next event.
+        self.assertGreater(b_started - a_done, 0.1,
+                           {key: round(t, 3) for key, (t, _) in arrived.items()})
 
 
 if __name__ == "__main__":
