@@ -90,28 +90,13 @@ bool IsKnownNfc(std::string_view s) {
       last_class = 0;
       continue;
     }
-    char32_t cp;
-    size_t len;
-    if (b0 >= 0xC2 && b0 < 0xE0) {
-      cp = b0 & 0x1F;
-      len = 2;
-    } else if (b0 >= 0xE0 && b0 < 0xF0) {
-      cp = b0 & 0x0F;
-      len = 3;
-    } else if (b0 >= 0xF0 && b0 < 0xF5) {
-      cp = b0 & 0x07;
-      len = 4;
-    } else {
-      return false;
-    }
-    if (i + len > s.size()) return false;
-    for (size_t k = 1; k < len; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      if ((b & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (b & 0x3F);
-    }
+    const size_t len =
+        WellFormedLength(reinterpret_cast<const unsigned char*>(s.data()) + i, s.size() - i);
+    if (len == 0) return false;
+    // The lead byte's payload bits, then six from each continuation byte.
+    char32_t cp = b0 & (0x7F >> len);
+    for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
     i += len;
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return false;
     const uint8_t combining_class = kNfcPages[kNfcPageOf[cp >> 8]][cp & 0xFF];
     if (combining_class == kNfcUnknown) return false;
     if (combining_class != 0 && combining_class < last_class) return false;
