@@ -29,6 +29,17 @@ class StoreTest : public StoreFileTest {
     EXPECT_TRUE(rows.ok()) << rows.status().ToString();
     return rows.ok() ? std::move(rows).value() : std::vector<LexicalRow>{};
   }
+
+  // The texts of a stored document's blocks, in order.
+  static std::vector<std::string> BlockTexts(Store& s, const std::string& doc_id) {
+    std::vector<std::string> out;
+    auto doc = s.GetDocument(doc_id);
+    EXPECT_TRUE(doc.ok() && doc->has_value());
+    if (doc.ok() && doc->has_value()) {
+      for (const Block& blk : (*doc)->doc.blocks) out.push_back(blk.text);
+    }
+    return out;
+  }
 };
 
 TEST_F(StoreTest, MigratesAndReportsSchema) {
@@ -123,17 +134,9 @@ TEST_F(StoreTest, BlocksOfEachDocumentSurviveReplacingItsNeighbour) {
   const DocumentWrite a2 = MakeDoc("a.md", {"new one", "new two", "new three"}, "v2");
   ASSERT_TRUE(s->WriteDocument(a2).ok());
 
-  auto texts = [&](const std::string& doc_id) {
-    std::vector<std::string> out;
-    auto doc = s->GetDocument(doc_id);
-    EXPECT_TRUE(doc.ok() && doc->has_value());
-    if (doc.ok() && doc->has_value()) {
-      for (const Block& blk : (*doc)->doc.blocks) out.push_back(blk.text);
-    }
-    return out;
-  };
-  EXPECT_EQ(texts(a2.doc.doc_id), (std::vector<std::string>{"new one", "new two", "new three"}));
-  EXPECT_EQ(texts(b.doc.doc_id), (std::vector<std::string>{"b one"}));
+  EXPECT_EQ(BlockTexts(*s, a2.doc.doc_id),
+            (std::vector<std::string>{"new one", "new two", "new three"}));
+  EXPECT_EQ(BlockTexts(*s, b.doc.doc_id), (std::vector<std::string>{"b one"}));
   auto stats = s->Stats();
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->block_count, 4);
@@ -152,15 +155,6 @@ TEST_F(StoreTest, ManyBlocksKeepTheirOrderAcrossStatementsAndReplacements) {
     for (int i = 0; i < n; ++i) texts.push_back(prefix + " " + std::to_string(i));
     return texts;
   };
-  auto texts = [&](const std::string& doc_id) {
-    std::vector<std::string> out;
-    auto doc = s->GetDocument(doc_id);
-    EXPECT_TRUE(doc.ok() && doc->has_value());
-    if (doc.ok() && doc->has_value()) {
-      for (const Block& blk : (*doc)->doc.blocks) out.push_back(blk.text);
-    }
-    return out;
-  };
   ASSERT_TRUE(s->BeginBatch().ok());
   const DocumentWrite a = MakeDoc("a.md", numbered("alpha", 20));
   ASSERT_TRUE(s->WriteDocument(a).ok());
@@ -170,9 +164,9 @@ TEST_F(StoreTest, ManyBlocksKeepTheirOrderAcrossStatementsAndReplacements) {
   const DocumentWrite c = MakeDoc("c.md", numbered("gamma", 8));
   ASSERT_TRUE(s->WriteDocument(c).ok());
   ASSERT_TRUE(s->CommitBatch().ok());
-  EXPECT_EQ(texts(a.doc.doc_id), numbered("alpha", 20));
-  EXPECT_EQ(texts(b2.doc.doc_id), numbered("bravo", 9));
-  EXPECT_EQ(texts(c.doc.doc_id), numbered("gamma", 8));
+  EXPECT_EQ(BlockTexts(*s, a.doc.doc_id), numbered("alpha", 20));
+  EXPECT_EQ(BlockTexts(*s, b2.doc.doc_id), numbered("bravo", 9));
+  EXPECT_EQ(BlockTexts(*s, c.doc.doc_id), numbered("gamma", 8));
   auto stats = s->Stats();
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->block_count, 37);
