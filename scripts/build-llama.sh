@@ -10,10 +10,11 @@
 # contents are part of the cache key, so changing a patch rebuilds the cache.
 #
 # Usage: scripts/build-llama.sh            prints the install prefix on stdout
-# Env:   KEBAB_DEPS_CACHE  cache root (default ${XDG_CACHE_HOME:-~/.cache}/kebab-deps)
+# Env:   KEBAB_DEPS_CACHE  cache root (see scripts/lib/deps-cache.sh)
 #        JOBS              parallel build jobs (default: nproc)
 #        KEBAB_LLAMA_NO_PATCHES=1  build without scripts/llama-patches (to compare against)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/deps-cache.sh"
 
 NODE_LLAMA_CPP_VERSION=3.22.1
 LLAMA_COMMIT=de3ff815ea7d559ee917f063901b8986f038abc6
@@ -39,28 +40,18 @@ if [[ -d "$PATCH_DIR" && -z "${KEBAB_LLAMA_NO_PATCHES:-}" ]]; then
     < <(find "$PATCH_DIR" -maxdepth 1 -name '*.patch' -print0 | sort -z)
 fi
 
-CACHE_ROOT=${KEBAB_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kebab-deps}
 # The tools the prefix holds are part of the key too: a prefix without one is rebuilt.
 TOOLS=(llama-server llama-bench)
 OPTIONS_KEY=$({
   printf '%s\n' "${CMAKE_OPTIONS[@]}" "${TOOLS[@]}"
   cat "${PATCHES[@]}" </dev/null
 } | sha256sum | cut -c1-12)
-PREFIX="$CACHE_ROOT/llama.cpp-$NODE_LLAMA_CPP_VERSION-$OPTIONS_KEY"
+PREFIX="$DEPS_CACHE_ROOT/llama.cpp-$NODE_LLAMA_CPP_VERSION-$OPTIONS_KEY"
 
-if [[ -f "$PREFIX/.complete" ]]; then
-  echo "$PREFIX"
-  exit 0
-fi
-
+deps_reuse "$PREFIX"
 log() { echo "build-llama: $*" >&2; }
-for tool in npm git cmake; do
-  command -v "$tool" >/dev/null || { log "needs $tool (scripts/setup.sh installs it)"; exit 1; }
-done
-
-mkdir -p "$CACHE_ROOT"
-WORK=$(mktemp -d "$CACHE_ROOT/.build-XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+deps_require build-llama npm git cmake
+deps_workdir build
 
 log "fetching node-llama-cpp@$NODE_LLAMA_CPP_VERSION from npm"
 (cd "$WORK" && npm pack "node-llama-cpp@$NODE_LLAMA_CPP_VERSION" --silent >/dev/null)
@@ -95,9 +86,5 @@ cp "$WORK/src/LICENSE" "$STAGE/LICENSE.llama.cpp"
   echo "node-llama-cpp@$NODE_LLAMA_CPP_VERSION llama.cpp@$LLAMA_COMMIT"
   for patch in "${PATCHES[@]}"; do echo "patch $(basename "$patch")"; done
 } >"$STAGE/VERSION"
-touch "$STAGE/.complete"
-
-rm -rf "$PREFIX"
-mv "$STAGE" "$PREFIX"
-log "cached in $PREFIX"
-echo "$PREFIX"
+log "caching in $PREFIX"
+deps_install "$STAGE" "$PREFIX"

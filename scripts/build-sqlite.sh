@@ -14,8 +14,9 @@
 # below pins the exact file.
 #
 # Usage: scripts/build-sqlite.sh       prints the install prefix on stdout
-# Env:   KEBAB_DEPS_CACHE  cache root (default ${XDG_CACHE_HOME:-~/.cache}/kebab-deps)
+# Env:   KEBAB_DEPS_CACHE  cache root (see scripts/lib/deps-cache.sh)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/deps-cache.sh"
 
 BETTER_SQLITE3_VERSION=13.2.0
 SQLITE_VERSION=3.54.1
@@ -35,23 +36,13 @@ CFLAGS_SQLITE=(
   -DSQLITE_USE_ALLOCA
 )
 
-CACHE_ROOT=${KEBAB_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kebab-deps}
 OPTIONS_KEY=$(printf '%s\n' "$SQLITE_SHA256" "${CFLAGS_SQLITE[@]}" | sha256sum | cut -c1-12)
-PREFIX="$CACHE_ROOT/sqlite-$SQLITE_VERSION-$OPTIONS_KEY"
+PREFIX="$DEPS_CACHE_ROOT/sqlite-$SQLITE_VERSION-$OPTIONS_KEY"
 
-if [[ -f "$PREFIX/.complete" ]]; then
-  echo "$PREFIX"
-  exit 0
-fi
-
+deps_reuse "$PREFIX"
 log() { echo "build-sqlite: $*" >&2; }
-for tool in npm cc ar; do
-  command -v "$tool" >/dev/null || { log "needs $tool (scripts/setup.sh installs it)"; exit 1; }
-done
-
-mkdir -p "$CACHE_ROOT"
-WORK=$(mktemp -d "$CACHE_ROOT/.sqlite-XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+deps_require build-sqlite npm cc ar
+deps_workdir sqlite
 log "fetching the SQLite $SQLITE_VERSION amalgamation from npm (better-sqlite3@$BETTER_SQLITE3_VERSION)"
 (cd "$WORK" && npm pack "better-sqlite3@$BETTER_SQLITE3_VERSION" --silent >/dev/null)
 tar -xzf "$WORK/better-sqlite3-$BETTER_SQLITE3_VERSION.tgz" -C "$WORK" package/deps/sqlite3
@@ -68,7 +59,4 @@ ar rcs "$WORK/out/lib/libsqlite3.a" "$WORK/sqlite3.o"
 cp "$SRC/sqlite3.h" "$SRC/sqlite3ext.h" "$WORK/out/include/"
 printf 'SQLite %s (amalgamation from npm better-sqlite3@%s)\n%s\n' \
   "$SQLITE_VERSION" "$BETTER_SQLITE3_VERSION" "${CFLAGS_SQLITE[*]}" >"$WORK/out/VERSION"
-touch "$WORK/out/.complete"
-rm -rf "$PREFIX"
-mv "$WORK/out" "$PREFIX"
-echo "$PREFIX"
+deps_install "$WORK/out" "$PREFIX"
