@@ -9,8 +9,11 @@ every run with --json-out, so the floor is measured in the same run as kebab:
   hybrid    bench/hybrid_bench.py: lexical / vector / hybrid `kebab search` processes
   ask       bench/ask_bench.py: `kebab ask`'s pipeline overhead (scripted model server)
   embed     bench/embed_bench.py: the embedder alone vs ingest, and model load per search
-  eval      bench/eval_bench.py: Cranfield nDCG@10 / MRR@10 / recall@100 beside plain BM25, and
-            the wall time of `kebab eval run`
+  eval      bench/eval_bench.py: Cranfield nDCG@10 / MRR@10 / recall@100 beside plain BM25 and
+            the FTS5 OR-of-words floor (also on paragraph-length questions), and the wall time
+            of `kebab eval run`
+  korean    bench/korean_bench.py: Korean questions (tldr-pages) beside character-bigram and
+            word BM25 floors
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -266,6 +269,35 @@ def eval_table(res):
                 targets=(Target("< 10 s", "value", "<=", 10),) if plain else (),
                 headline=plain),
         ]
+    # Issue 20: at least the plain FTS5 OR-of-words BM25 floor, measured in the same run, on
+    # Cranfield and on every other collection (cranfield-long: paragraph-length questions).
+    at_least_floor = (Target("≥ floor", "ratio", ">=", 1.0),)
+    floor = res.get("floor") or {}
+    stemmed = (res.get("settings") or {}).get("lexical_stemmed") or {}
+    rows.append(Row("Cranfield, lexical stemmed: nDCG@10", stemmed.get("ndcg@10"),
+                    floor.get("ndcg@10"), "FTS5 OR of words", at_least_floor, True))
+    for name, c in (res.get("collections") or {}).items():
+        notes.append(f"{name}: {fmt(median(c.get('documents')))} documents, "
+                     f"{fmt(median(c.get('queries')))} queries")
+        for m, label, targets in (("ndcg@10", "nDCG@10", at_least_floor),
+                                  ("mrr@10", "MRR@10", ())):
+            rows.append(Row(f"{name}, lexical stemmed: {label}", at(c, "kebab", m),
+                            at(c, "floor", m), "FTS5 OR of words", targets, bool(targets)))
+    return notes, rows
+
+
+def korean_table(res):
+    """Korean questions (tldr-pages pages.ko) beside character-bigram and word BM25 floors."""
+    notes = [f"tldr-pages Korean: {fmt(median(res.get('ko_documents')))} pages, "
+             f"{fmt(median(res.get('ko_queries')))} questions (each page's first description, "
+             "left out of the page indexed)"]
+    rows = []
+    for m, name in (("ndcg@10", "nDCG@10"), ("mrr@10", "MRR@10")):
+        rows += [Row(f"Korean questions: {name}", res.get(f"ko_kebab_{m}"),
+                     res.get(f"ko_bigram_{m}"), "bigram BM25",
+                     (Target("≥ floor", "ratio", ">=", 1.0),), True),
+                 Row(f"Korean questions: {name}", res.get(f"ko_kebab_{m}"),
+                     res.get(f"ko_word_{m}"), "word BM25")]
     return notes, rows
 
 
@@ -294,6 +326,9 @@ BENCHES = {
     "eval": Bench(["bench/eval_bench.py"], ["--runs", "1"], ["--runs", "1"], [],
                   ["kebab", "kebab_tiny_models"], "Cranfield retrieval quality and eval speed",
                   eval_table),
+    "korean": Bench(["bench/korean_bench.py"], ["--skip-cranfield"],
+                    ["--skip-cranfield", "--queries", "100"], [], ["kebab"],
+                    "Korean question retrieval beside bigram and word BM25", korean_table),
     "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
                       ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
                       ["kebab_generate_bench", "kebab_bench_models"],

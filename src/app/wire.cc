@@ -105,10 +105,21 @@ json SearchHit(const search::SearchHit& h, const std::string& index_version, boo
   return j;
 }
 
+json QueryPlan(const search::MatchPlan& plan) {
+  json words = json::array();
+  for (const search::QueryWordPlan& w : plan.words) {
+    words.push_back({{"word", w.word}, {"terms", w.terms}, {"notes", w.notes}});
+  }
+  return {{"raw", plan.raw},
+          {"phrase", NullIfEmpty(plan.phrase)},
+          {"words", words},
+          {"words_left_out", plan.words_left_out}};
+}
+
 json SearchResponse(const search::SearchResponse& r, bool explain) {
   json hits = json::array();
   for (const auto& h : r.hits)
-    hits.push_back(SearchHit(h, r.index_version, explain, r.match_expression, r.embedding_model));
+    hits.push_back(SearchHit(h, r.index_version, explain, r.match.expression, r.embedding_model));
   json j = {{"schema_version", "search_response.v1"},
             {"query", r.query},
             {"mode", SearchModeName(r.mode)},
@@ -122,7 +133,8 @@ json SearchResponse(const search::SearchResponse& r, bool explain) {
   if (explain || !r.timing_ms.empty()) {
     json timing = {{"total_ms", r.elapsed_ms}};
     for (const auto& [stage, ms] : r.timing_ms) timing[stage] = ms;
-    j["trace"] = {{"match_expression", r.match_expression}, {"timing", timing}};
+    j["trace"] = {{"match_expression", r.match.expression}, {"timing", timing}};
+    if (!r.match.expression.empty()) j["trace"]["query_plan"] = QueryPlan(r.match);
     auto candidates = [](const std::vector<search::ChannelHit>& hits) {
       json a = json::array();
       for (size_t i = 0; i < hits.size(); ++i) {

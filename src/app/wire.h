@@ -19,6 +19,8 @@ json Error(const Status& status);
 json SearchHit(const search::SearchHit& hit, const std::string& index_version, bool explain,
                const std::string& match_expression, const std::string& embedding_model = "");
 json SearchResponse(const search::SearchResponse& response, bool explain);
+// How a lexical query was built: the whole-query phrase and each word's terms and notes.
+json QueryPlan(const search::MatchPlan& plan);
 json DocSummary(const store::DocSummary& doc);
 json ChunkInspection(const store::StoredChunk& chunk);
 json DocumentInspection(const store::StoredDocument& doc);

@@ -137,7 +137,21 @@ void PrintHuman(const Output& out, const search::SearchResponse& r, bool explain
   out.Line(out.Dim(std::to_string(r.hits.size()) + (r.hits.size() == 1 ? " hit" : " hits") + "  " +
                    std::string(SearchModeName(r.mode)) + "  index " + r.index_version + "  " +
                    buf));
-  if (explain) out.Line(out.Dim("match " + r.match_expression));
+  if (explain && !r.match.expression.empty()) {
+    out.Line(out.Dim("match " + r.match.expression));
+    if (!r.match.phrase.empty()) out.Line(out.Dim("  whole query as a phrase  " + r.match.phrase));
+    for (const search::QueryWordPlan& w : r.match.words) {
+      std::string line = "  " + w.word + "  →";
+      for (const std::string& t : w.terms) line += "  " + t;
+      if (w.terms.empty()) line += "  (nothing)";
+      for (const std::string& n : w.notes) line += "  (" + n + ")";
+      out.Line(out.Dim(line));
+    }
+    if (r.match.words_left_out > 0) {
+      out.Line(out.Dim("  (" + std::to_string(r.match.words_left_out) +
+                       " words past the 256th were not searched)"));
+    }
+  }
   if (!r.timing_ms.empty()) {
     std::string line = "trace";
     for (const char* stage : {"open_ms", "model_load_ms", "index_open_ms", "query_embed_ms",

@@ -14,7 +14,8 @@ std::string LexicalIndexVersion(const std::string& stemmer) {
 Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& request) {
   const auto started = std::chrono::steady_clock::now();
   if (request.k < 1) return InvalidInput("k must be at least 1");
-  KEBAB_ASSIGN_OR_RETURN(std::string match, BuildMatchExpression(request.query));
+  KEBAB_ASSIGN_OR_RETURN(MatchPlan plan, PlanMatch(request.query));
+  const std::string& match = plan.expression;
   KEBAB_ASSIGN_OR_RETURN(int64_t revision, store.CorpusRevision());
   const std::string fingerprint = internal::QueryFingerprint(match, request);
 
@@ -35,7 +36,7 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
   resp.k = request.k;
   resp.corpus_revision = revision;
   resp.index_version = LexicalIndexVersion(store.stemmer());
-  resp.match_expression = match;
+  resp.match = std::move(plan);
   text::Analyzer analyzer({.stemmer = store.stemmer()});
   const auto terms = QueryTerms(request.query, analyzer);
   const bool more = rows.size() > static_cast<size_t>(request.k);

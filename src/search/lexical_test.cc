@@ -147,5 +147,53 @@ TEST_F(LexicalSearchTest, ZeroHitsIsAnEmptyResponseNotAnError) {
   EXPECT_NE(filtered->hint->find("fewer filters"), std::string::npos);
 }
 
+std::vector<std::string> Paths(const SearchResponse& r) {
+  std::vector<std::string> out;
+  for (const SearchHit& h : r.hits) out.push_back(h.citation.path);
+  return out;
+}
+
+TEST_F(LexicalSearchTest, KoreanQuestionFindsThePassageWithoutItsParticles) {
+  Add("minutes.md", "회의록 작성 날짜");
+  Add("meeting.md", "회의 일정");
+  auto r = LexicalSearch(*store_, {.query = "회의록을 작성한 날짜는?", .k = 5});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // More of the question's material first: the minutes hold all three words, the meeting
+  // note only the bigram 회의.
+  EXPECT_EQ(Paths(*r), (std::vector<std::string>{"minutes.md", "meeting.md"}));
+  // The other way round: a bare noun finds the word with its particle.
+  auto bare = LexicalSearch(*store_, {.query = "데이터베이스 설계", .k = 5});
+  ASSERT_TRUE(bare.ok());
+  EXPECT_EQ(Paths(*bare), (std::vector<std::string>{"ko.md"}));
+}
+
+TEST_F(LexicalSearchTest, ChineseQuestionCreditsPartialMatches) {
+  Add("zh-commit.md", "如何提交文件到仓库");
+  Add("zh-files.md", "文件管理");
+  auto r = LexicalSearch(*store_, {.query = "提交的文件", .k = 5});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Paths(*r), (std::vector<std::string>{"zh-commit.md", "zh-files.md"}));
+}
+
+TEST_F(LexicalSearchTest, JapaneseQuestionCreditsPartialMatches) {
+  Add("ja-commit.md", "変更をコミットする");
+  Add("ja-community.md", "コミュニティ");
+  auto r = LexicalSearch(*store_, {.query = "コミットの変更", .k = 5});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Paths(*r), (std::vector<std::string>{"ja-commit.md", "ja-community.md"}));
+}
+
+TEST_F(LexicalSearchTest, MixedScriptQuestionAndOperatorsInPlainText) {
+  Add("sqlite.md", "SQLite 설정 방법");
+  auto r = LexicalSearch(*store_, {.query = "SQLite를 설정하는 방법은?", .k = 5});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_FALSE(r->hits.empty());
+  EXPECT_EQ(r->hits[0].citation.path, "sqlite.md");
+  // FTS5 operators and column syntax typed as words are searched as words.
+  auto ops = LexicalSearch(*store_, {.query = "shared AND NEAR(words) text:here*", .k = 3});
+  ASSERT_TRUE(ops.ok()) << ops.status().ToString();
+  EXPECT_EQ(ops->hits.size(), 3u);
+}
+
 }  // namespace
 }  // namespace kebab::search

@@ -17,6 +17,25 @@
 
 namespace kebab::search {
 
+// How one word of a plain query was searched (for --explain).
+struct QueryWordPlan {
+  std::string word;                // as typed
+  std::vector<std::string> terms;  // the FTS5 terms it added, as they appear in the expression
+  std::vector<std::string> notes;  // what was done to it, e.g. "particle 을 left out"
+};
+
+// The FTS5 MATCH expression for a user query, and how it was made. Plain text becomes the
+// whole query as a phrase OR each word's terms, so BM25 ranks chunks with the phrase and with
+// more of the words first (query.cc says how Hangul, Han and Kana words are split); a query
+// wrapped in single quotes is passed through as raw FTS5 syntax.
+struct MatchPlan {
+  std::string expression;
+  bool raw = false;
+  std::string phrase;  // the whole-query phrase term; empty for one word or raw syntax
+  std::vector<QueryWordPlan> words;
+  int words_left_out = 0;  // words past the 256th, not searched
+};
+
 struct SearchRequest {
   std::string query;
   SearchMode mode = SearchMode::kLexical;
@@ -56,8 +75,8 @@ struct SearchResponse {
   bool truncated = false;
   int64_t corpus_revision = 0;
   std::string index_version;
-  std::string match_expression;  // what FTS5 ran (for --explain)
-  std::string embedding_model;   // the space searched (vector and hybrid modes)
+  MatchPlan match;              // what FTS5 ran (for --explain); empty expression in vector mode
+  std::string embedding_model;  // the space searched (vector and hybrid modes)
   // With request.trace: milliseconds per stage ("open_ms", "model_load_ms", "query_embed_ms",
   // "lexical_ms", "vector_ms", "fusion_ms", "total_ms") and the candidates each channel gave
   // the fusion, best first.
@@ -70,10 +89,8 @@ struct SearchResponse {
 // "fts5-kebab-v1/<stemmer>": identifies how the lexical index was built.
 std::string LexicalIndexVersion(const std::string& stemmer);
 
-// FTS5 MATCH expression for a user query. Plain text becomes the whole phrase OR each word
-// (BM25 ranks chunks with the phrase and with more words first); a query wrapped in single
-// quotes is passed through as raw FTS5 syntax. Empty queries → kInvalidInput.
-Result<std::string> BuildMatchExpression(std::string_view query);
+// Errors: kInvalidInput for an empty query or one with no searchable words.
+Result<MatchPlan> PlanMatch(std::string_view query);
 
 // The query's vector in the embedding space to search (the caller embeds the query).
 struct VectorQuery {

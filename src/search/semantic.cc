@@ -25,10 +25,11 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
   if (request.k < 1) return InvalidInput("k must be at least 1");
   if (request.query.empty()) return InvalidInput("empty query", "give some words to search for");
   const bool hybrid = request.mode == SearchMode::kHybrid;
-  std::string match;
+  MatchPlan plan;
   if (hybrid) {
-    KEBAB_ASSIGN_OR_RETURN(match, BuildMatchExpression(request.query));
+    KEBAB_ASSIGN_OR_RETURN(plan, PlanMatch(request.query));
   }
+  const std::string& match = plan.expression;
   KEBAB_ASSIGN_OR_RETURN(int64_t revision, store.CorpusRevision());
   const std::string fingerprint =
       internal::QueryFingerprint(request.query + "\x1f" + vq.model, request);
@@ -75,7 +76,7 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
   const char* vector_index = vq.index != nullptr ? index::IndexKindName(vq.index->kind()) : "exact";
   resp.index_version = (hybrid ? LexicalIndexVersion(store.stemmer()) + "+" : std::string()) +
                        vector_index + "/" + vq.model;
-  resp.match_expression = match;
+  resp.match = std::move(plan);
   resp.embedding_model = vq.model;
   text::Analyzer analyzer({.stemmer = store.stemmer()});
   const auto terms = QueryTerms(request.query, analyzer);

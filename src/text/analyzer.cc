@@ -397,6 +397,93 @@ class Segmenter {
   bool prev_plain_ = true;
 };
 
+inline CjkScript ScriptOf(int32_t cp) {
+  if (IsHangulSyllable(cp) || IsLeadingJamo(cp) || IsVowelJamo(cp) || IsTrailingJamo(cp) ||
+      InRange(cp, 0x3130, 0x318F) || InRange(cp, 0xFFA0, 0xFFDC)) {
+    return CjkScript::kHangul;
+  }
+  return IsHan(cp) ? CjkScript::kHan : CjkScript::kKana;
+}
+
+// The scanning rules of Segmenter::Run, Word and Cjk, without normalizing or emitting.
+class RunScanner {
+ public:
+  explicit RunScanner(std::string_view text)
+      : p_(reinterpret_cast<const unsigned char*>(text.data())), n_(text.size()) {}
+
+  std::vector<ScriptRun> Scan() {
+    std::vector<ScriptRun> runs;
+    size_t i = 0;
+    while (i < n_) {
+      if (p_[i] < 0x80) {
+        if (!IsAsciiAlnum(p_[i])) {
+          ++i;
+          continue;
+        }
+        runs.push_back(WordRun(i));
+      } else {
+        const Decoded d = Decode(p_ + i, n_ - i);
+        const CharClass k = d.len == 0 ? CharClass::kSeparator : Classify(d.cp);
+        if (k == CharClass::kSeparator) {
+          i += d.len == 0 ? 1 : static_cast<size_t>(d.len);
+          continue;
+        }
+        runs.push_back(k == CharClass::kCjk ? CjkRun(i) : WordRun(i));
+      }
+      i = runs.back().end;
+    }
+    return runs;
+  }
+
+ private:
+  ScriptRun WordRun(size_t start) const {
+    size_t i = start;
+    while (i < n_) {
+      if (p_[i] < 0x80) {
+        if (!IsAsciiAlnum(p_[i])) break;
+        ++i;
+        continue;
+      }
+      const Decoded d = Decode(p_ + i, n_ - i);
+      if (d.len == 0) break;
+      const CharClass k = Classify(d.cp);
+      if (k != CharClass::kWord && k != CharClass::kMark) break;
+      i += static_cast<size_t>(d.len);
+    }
+    return {RunKind::kWord, start, i, {}};
+  }
+
+  ScriptRun CjkRun(size_t start) const {
+    ScriptRun run{RunKind::kCjk, start, start, {}};
+    Jamo jamo = Jamo::kNone;
+    size_t i = start;
+    while (i < n_ && p_[i] >= 0x80) {
+      const Decoded d = Decode(p_ + i, n_ - i);
+      if (d.len == 0) break;
+      const auto len = static_cast<size_t>(d.len);
+      const CharClass k = Classify(d.cp);
+      if (k == CharClass::kMark && !run.units.empty()) {
+        jamo = Jamo::kNone;
+      } else if (k != CharClass::kCjk) {
+        break;
+      } else if ((jamo == Jamo::kLeading && IsVowelJamo(d.cp)) ||
+                 (jamo == Jamo::kLeadingVowel && IsTrailingJamo(d.cp))) {
+        jamo = jamo == Jamo::kLeading ? Jamo::kLeadingVowel : Jamo::kNone;
+      } else {
+        run.units.push_back({i, i, ScriptOf(d.cp)});
+        jamo = JamoStateOf(d.cp);
+      }
+      i += len;
+      run.units.back().end = i;
+    }
+    run.end = i;
+    return run;
+  }
+
+  const unsigned char* p_;
+  size_t n_;
+};
+
 class CollectingSink : public TokenSink {
  public:
   explicit CollectingSink(std::vector<std::string>& out) : out_(out) {}
@@ -455,6 +542,10 @@ void Analyzer::Tokenize(std::string_view text, TokenSink& sink) const {
 
 void Analyzer::TokenizeUnstemmed(std::string_view text, TokenSink& sink) const {
   Run(text, sink, false);
+}
+
+std::vector<ScriptRun> ScriptRuns(std::string_view text) {
+  return RunScanner(text).Scan();
 }
 
 std::vector<std::string> Analyzer::Terms(std::string_view text) const {

@@ -37,6 +37,29 @@ class TokenSink {
   bool stopped_ = false;
 };
 
+// How Tokenize cuts text: a kWord run (letters, digits and marks of scripts written with
+// spaces) is one term; a kCjk run (Hangul, Han, Kana) is indexed as overlapping bigrams of its
+// characters, or as its one character when it has only one.
+enum class RunKind { kWord, kCjk };
+enum class CjkScript { kHangul, kHan, kKana };
+
+// One character of a kCjk run (a syllable, ideograph or kana with its marks; conjoining Jamo
+// grouped into their syllable), as Tokenize pairs them.
+struct CjkUnit {
+  size_t start = 0, end = 0;  // byte range in the text
+  CjkScript script = CjkScript::kHan;
+};
+
+struct ScriptRun {
+  RunKind kind = RunKind::kWord;
+  size_t start = 0, end = 0;   // byte range in the text
+  std::vector<CjkUnit> units;  // kCjk runs only
+};
+
+// The runs of `text` in order, exactly as Tokenize sees them (separators and invalid UTF-8
+// dropped). Queries use it to build terms from the same characters the index paired.
+std::vector<ScriptRun> ScriptRuns(std::string_view text);
+
 class Analyzer {
  public:
   // An unknown stemmer name means no stemming; validate it with IsKnownStemmer first.

@@ -220,5 +220,71 @@ TEST(AnalyzerTest, StopsWhenTheSinkAsks) {
   EXPECT_THAT(cjk_sink.tokens, ElementsAre(Token{"데이", 0, 6}, Token{"이터", 3, 9}));
 }
 
+// The byte ranges Tokenize would give, predicted from ScriptRuns (a word of nothing but marks
+// folds to an empty term, which Tokenize drops).
+std::vector<std::pair<int, int>> RangesFromRuns(const Analyzer& analyzer, std::string_view text) {
+  std::vector<std::pair<int, int>> out;
+  for (const ScriptRun& run : ScriptRuns(text)) {
+    if (run.kind == RunKind::kWord) {
+      if (analyzer.Terms(text.substr(run.start, run.end - run.start)).empty()) continue;
+      out.emplace_back(static_cast<int>(run.start), static_cast<int>(run.end));
+    } else if (run.units.size() == 1) {
+      out.emplace_back(static_cast<int>(run.units[0].start), static_cast<int>(run.units[0].end));
+    } else {
+      for (size_t i = 0; i + 1 < run.units.size(); ++i) {
+        out.emplace_back(static_cast<int>(run.units[i].start),
+                         static_cast<int>(run.units[i + 1].end));
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<int, int>> TokenRanges(const Analyzer& analyzer, std::string_view text) {
+  std::vector<std::pair<int, int>> out;
+  for (const Token& t : Tokens(analyzer, text)) out.emplace_back(t.start, t.end);
+  return out;
+}
+
+TEST(ScriptRunsTest, NamesRunsUnitsAndScripts) {
+  const std::string text = "SQLite를 会議の記録 a\xE1\x84\x92\xE1\x85\xA1\xE1\x86\xAB";
+  const std::vector<ScriptRun> runs = ScriptRuns(text);
+  ASSERT_EQ(runs.size(), 5u);
+  EXPECT_EQ(runs[0].kind, RunKind::kWord);
+  EXPECT_EQ(text.substr(runs[0].start, runs[0].end - runs[0].start), "SQLite");
+  EXPECT_EQ(runs[1].kind, RunKind::kCjk);
+  ASSERT_EQ(runs[1].units.size(), 1u);
+  EXPECT_EQ(runs[1].units[0].script, CjkScript::kHangul);
+  ASSERT_EQ(runs[2].units.size(), 5u);
+  EXPECT_EQ(runs[2].units[0].script, CjkScript::kHan);
+  EXPECT_EQ(runs[2].units[2].script, CjkScript::kKana);
+  EXPECT_EQ(runs[3].kind, RunKind::kWord);
+  // Conjoining Jamo (ᄒ ᅡ ᆫ) form one syllable unit, as the index pairs them.
+  ASSERT_EQ(runs[4].units.size(), 1u);
+  EXPECT_EQ(runs[4].units[0].end - runs[4].units[0].start, 9u);
+  EXPECT_EQ(runs[4].units[0].script, CjkScript::kHangul);
+}
+
+TEST(ScriptRunsTest, AgreesWithTokenizeOnEveryRange) {
+  Analyzer analyzer(NoStem());
+  for (std::string_view text :
+       {"데이터베이스는 SQLite를 쓴다", "会議の記録をコミット", "ｶﾞｷﾞ ｱ", "cafe\xCC\x81 x",
+        "\xE1\x84\x92\xE1\x85\xA1\xE1\x86\xAB\xE1\x84\x80\xE1\x85\xB3\xE1\x86\xAF", "책 a 책",
+        "가\xCC\x81나", "x\xFF\xFE가나다"}) {
+    EXPECT_EQ(RangesFromRuns(analyzer, text), TokenRanges(analyzer, text)) << text;
+  }
+  const std::vector<std::string> alphabet = {
+      "a",    "Z",  "9", " ", "-",        "가",           "나",           "漢",
+      "字",   "か", "ｶ", "ﾞ", "\xCC\x81", "\xE1\x84\x92", "\xE1\x85\xA1", "\xE1\x86\xAB",
+      "\xFF", "é",  "・"};
+  std::mt19937 rng(11);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    const int len = static_cast<int>(rng() % 12);
+    for (int i = 0; i < len; ++i) text += alphabet[rng() % alphabet.size()];
+    EXPECT_EQ(RangesFromRuns(analyzer, text), TokenRanges(analyzer, text)) << text;
+  }
+}
+
 }  // namespace
 }  // namespace kebab::text

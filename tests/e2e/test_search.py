@@ -41,6 +41,41 @@ class KoreanTest(NotesCase):
         self.assertEqual(self.hit_paths(resp), ["ko/cats.md"])
 
 
+class KoreanQuestionTest(KebabTestCase):
+    """Questions carry particles and endings that passages lack, and the other way round."""
+
+    def setUp(self):
+        super().setUp()
+        self.sb.write("minutes.md", "# 회의록\n\n회의록 작성 날짜: 3월 4일\n")
+        self.sb.write("budget.md", "# 예산\n\n예산안을 검토하였다. 다음 회의에서 결정한다.\n")
+        self.sb.write("server.md", "# 서버\n\n서버를 재시작하였다.\n")
+        self.sb.write("cats.md", "# 고양이\n\n고양이는 귀엽다.\n")
+        self.ingest()
+
+    def ranked(self, query):
+        return [h["doc_path"] for h in self.search(query, "--k", "10")["hits"]]
+
+    def test_particle_question_finds_the_bare_noun_passage(self):
+        # All of the question's words are in the minutes; the budget note shares only 회의.
+        self.assertEqual(self.ranked("회의록을 작성한 날짜는?"), ["minutes.md", "budget.md"])
+
+    def test_bare_noun_question_finds_the_inflected_passage(self):
+        self.assertEqual(self.ranked("서버 재시작"), ["server.md"])
+        self.assertEqual(self.ranked("예산안 검토"), ["budget.md"])
+
+    def test_explain_shows_what_ran_per_word(self):
+        resp = self.search("회의록을 작성한", "--explain")
+        plan = resp["trace"]["query_plan"]
+        self.assertEqual(plan["phrase"], '"회의록을 작성한"')
+        self.assertEqual([w["word"] for w in plan["words"]], ["회의록을", "작성한"])
+        self.assertEqual(plan["words"][0]["terms"], ['"회의"', '"의록"'])
+        self.assertEqual(plan["words"][0]["notes"], ["particle 을 left out"])
+        self.assertEqual(plan["words"][1]["notes"], ["ending 한 left out"])
+        human = self.sb.run("search", "--explain", "회의록을 작성한")
+        self.assertEqual(human.rc, EXIT_OK, human)
+        self.assertIn('회의록을  →  "회의"  "의록"  (particle 을 left out)', human.stdout)
+
+
 class CitationTest(NotesCase):
     QUERIES = ["데이터베이스", "borrow", "kangaroo", "elision", "compost", "heading-aware chunking",
                "archipelago", "citation", "lifetimes", "예산", "rust ownership"]
