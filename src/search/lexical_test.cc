@@ -183,6 +183,15 @@ TEST_F(LexicalSearchTest, JapaneseQuestionCreditsPartialMatches) {
   EXPECT_EQ(Paths(*r), (std::vector<std::string>{"ja-commit.md", "ja-community.md"}));
 }
 
+TEST_F(LexicalSearchTest, ShortQueryFindsWordsItsLastWordBegins) {
+  Add("k8s.md", "kubernetes cluster notes");
+  Add("kube.md", "kube is short for it");
+  auto r = LexicalSearch(*store_, {.query = "kube", .k = 5});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // The exact word first, then the words it begins.
+  EXPECT_EQ(Paths(*r), (std::vector<std::string>{"kube.md", "k8s.md"}));
+}
+
 TEST_F(LexicalSearchTest, MixedScriptQuestionAndOperatorsInPlainText) {
   Add("sqlite.md", "SQLite 설정 방법");
   auto r = LexicalSearch(*store_, {.query = "SQLite를 설정하는 방법은?", .k = 5});

@@ -15,8 +15,15 @@ std::string Expr(std::string_view query) {
   return m.ok() ? m->expression : "";
 }
 
-TEST(MatchPlanTest, SingleWordIsQuoted) {
-  EXPECT_EQ(Expr("  docker "), "\"docker\"");
+TEST(MatchPlanTest, LastWordOfAShortQueryIsAlsoAPrefix) {
+  auto m = PlanMatch("  docker ");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->expression, "\"docker\" OR \"docker\" *");
+  EXPECT_THAT(m->words[0].notes, ElementsAre("last word also as a prefix"));
+  EXPECT_EQ(Expr("docker comp"), "\"docker comp\" OR \"docker\" OR \"comp\" OR \"comp\" *");
+  // Too short to mean anything as a prefix, or a question rather than a word being typed.
+  EXPECT_EQ(Expr("go"), "\"go\"");
+  EXPECT_EQ(Expr("git commit amend"), "\"git commit amend\" OR \"git\" OR \"commit\" OR \"amend\"");
 }
 
 TEST(MatchPlanTest, PlainTextIsPhraseOrWords) {
@@ -47,7 +54,7 @@ TEST(MatchPlanTest, CompoundWordsAreSearchedByTheirParts) {
   auto m = PlanMatch("git-commit");
   ASSERT_TRUE(m.ok());
   // The phrase keeps `git commit` in order first; either part alone still matches.
-  EXPECT_EQ(m->expression, "\"git-commit\" OR \"git\" OR \"commit\"");
+  EXPECT_EQ(m->expression, "\"git-commit\" OR \"git\" OR \"commit\" OR \"commit\" *");
   EXPECT_EQ(m->phrase, "\"git-commit\"");
 }
 
@@ -86,8 +93,8 @@ TEST(MatchPlanTest, ShortKoreanWordsKeepWhatLooksLikeAParticle) {
 TEST(MatchPlanTest, ParticleOnALatinWordIsLeftOut) {
   auto m = PlanMatch("SQLite를");
   ASSERT_TRUE(m.ok());
-  EXPECT_EQ(m->expression, "\"SQLite\"");
-  EXPECT_THAT(m->words[0].notes, ElementsAre("particle 를 left out"));
+  EXPECT_EQ(m->expression, "\"SQLite\" OR \"SQLite\" *");
+  EXPECT_THAT(m->words[0].notes, ElementsAre("particle 를 left out", "last word also as a prefix"));
   // A character that is not a particle stays, as a prefix of the index's bigrams.
   EXPECT_EQ(Expr("2024년"), "\"2024년\" OR \"2024\" OR \"년\" *");
   EXPECT_EQ(Expr("v2.0을"), "\"v2.0을\" OR \"v2\" OR \"0\"");
