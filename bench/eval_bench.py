@@ -27,10 +27,8 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 import ir_floors
 
@@ -44,16 +42,11 @@ FLOOR_LABEL = "floor: FTS5 OR of words, bm25"
 
 
 def kebab(binary, home, *args, env=None):
-    full_env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, "config"),
-                    XDG_DATA_HOME=os.path.join(home, "data"),
-                    XDG_CACHE_HOME=os.path.join(home, "cache"),
-                    XDG_STATE_HOME=os.path.join(home, "state"), **(env or {}))
-    start = time.monotonic()
-    p = subprocess.run([binary, "--json", *args], capture_output=True, text=True, env=full_env)
-    wall = time.monotonic() - start
-    if p.returncode != 0:
-        sys.exit(f"kebab {' '.join(args)} failed ({p.returncode}): {p.stderr.strip()}")
-    return json.loads(p.stdout), wall
+    """One `kebab --json ...` process in `home`: (JSON, wall s); a failure ends the benchmark."""
+    try:
+        return ir_floors.kebab(binary, home, *args, env=env)
+    except RuntimeError as e:
+        sys.exit(str(e))
 
 
 def measure(binary, home, label, mode, env, runs):

@@ -124,8 +124,12 @@ int Main(int argc, char** argv) {
   SearchArgs s;
   auto* search = app.add_subcommand(
       "search",
-      "Find passages by words. Plain words match the phrase or any word (BM25-ranked);\n"
-      "'…' in single quotes passes raw FTS5 syntax (e.g. 'rust NEAR/5 ownership').");
+      "Find passages by words. Plain words match the whole query as a phrase or any word\n"
+      "(BM25-ranked: the phrase and more of the words first). Korean, Chinese and Japanese\n"
+      "words match by their character pairs, so part of a word still counts; a Korean\n"
+      "particle or ending is left out (회의록을 finds 회의록). In a one- or two-word query the\n"
+      "last word is also a prefix (kube finds kubernetes). '…' in single quotes passes raw\n"
+      "FTS5 syntax (e.g. 'rust NEAR/5 ownership').");
   search->add_option("query", s.words, "Words to search for (not with --bulk)");
   search->add_option("-k,--k", s.k, "Number of hits (default search.default_k)");
   search->add_option("--mode", s.mode,
@@ -158,7 +162,8 @@ int Main(int argc, char** argv) {
                      "Fit the response in about N tokens (shorter snippets, fewer hits)");
   search->add_option("--cursor", s.cursor, "Continue from a previous next_cursor");
   search->add_option("--snippet-chars", s.snippet_chars, "Snippet length (default 220)");
-  search->add_flag("--explain", s.explain, "Show how each hit was scored");
+  search->add_flag("--explain", s.explain,
+                   "Show how each hit was scored and what each query word searched for");
   search->add_flag("--bulk", s.bulk,
                    "Read up to 100 queries as ndjson on stdin ({\"query\": ..., \"k\": 5,\n"
                    "\"mode\": \"vector\", \"id\": ...}); print one bulk_search_item.v1 line\n"

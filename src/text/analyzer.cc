@@ -109,6 +109,27 @@ inline CharClass Classify(int32_t cp) {
   return IsJamoOrKanaBlock(cp) ? CharClass::kCjk : CharClass::kWord;
 }
 
+// The end of the maximal run of non-CJK letters, digits and marks that starts at `start` in
+// the `n` bytes at `p`; clears `*ascii` when the run holds anything but ASCII.
+inline size_t WordEnd(const unsigned char* p, size_t n, size_t start, bool* ascii) {
+  size_t i = start;
+  while (i < n) {
+    const unsigned char c = p[i];
+    if (c < 0x80) {
+      if (!IsAsciiAlnum(c)) break;
+      ++i;
+      continue;
+    }
+    const Decoded d = Decode(p + i, n - i);
+    if (d.len == 0) break;
+    const CharClass k = Classify(d.cp);
+    if (k != CharClass::kWord && k != CharClass::kMark) break;
+    *ascii = false;
+    i += static_cast<size_t>(d.len);
+  }
+  return i;
+}
+
 // A single code point that NFKC leaves unchanged, so the unit's bytes are its term.
 inline bool IsPlainCjk(int32_t cp) {
   return IsHangulSyllable(cp) || (IsHan(cp) && !IsHanCompatibility(cp)) ||
@@ -167,8 +188,10 @@ class CachedStemmer {
   // The stem of non-empty `word`; valid until the next call.
   std::string_view Stem(std::string_view word) {
     if (word.size() > kMaxCachedBytes) return StemUncached(word);
-    // A query stems a handful of words; building the 1 MB table would cost it more than
-    // the stems (and every `kebab search` process pays it), so the table waits for volume.
+    // A query stems a handful of words, and a search's snippets a few thousand; building the
+    // 1 MB table would cost them more than the stems (every `kebab search` process paid ~250
+    // page faults for it, a third of its own, at 512 stems before the table), so it waits
+    // for an ingest's volume.
     if (entries_.empty()) {
       if (++uncached_calls_ < kCallsBeforeCaching) return StemUncached(word);
       entries_.resize(kEntries);
@@ -186,7 +209,7 @@ class CachedStemmer {
   // (and 8,192 stems before the table), 17k times with these.
   static constexpr size_t kEntries = 16384;
   static constexpr size_t kMaxCachedBytes = 32;
-  static constexpr size_t kCallsBeforeCaching = 512;
+  static constexpr size_t kCallsBeforeCaching = 8192;
 
   struct Entry {
     std::string word;  // empty = unused; empty words are never stemmed
@@ -272,27 +295,12 @@ class Segmenter {
     sink_.OnToken(term, static_cast<int>(start), static_cast<int>(end));
   }
 
-  // Scans a maximal run of non-CJK letters, digits and marks starting at `start`; returns
-  // its end.
+  // Emits the word that starts at `start`; returns its end.
   size_t Word(size_t start) {
-    size_t i = start;
     bool ascii = true;
-    while (i < n_) {
-      const unsigned char c = p_[i];
-      if (c < 0x80) {
-        if (!IsAsciiAlnum(c)) break;
-        ++i;
-        continue;
-      }
-      const Decoded d = Decode(p_ + i, n_ - i);
-      if (d.len == 0) break;
-      const CharClass k = Classify(d.cp);
-      if (k != CharClass::kWord && k != CharClass::kMark) break;
-      ascii = false;
-      i += static_cast<size_t>(d.len);
-    }
-    EmitWord(start, i, ascii);
-    return i;
+    const size_t end = WordEnd(p_, n_, start, &ascii);
+    EmitWord(start, end, ascii);
+    return end;
   }
 
   void EmitWord(size_t start, size_t end, bool ascii) {
@@ -437,20 +445,8 @@ class RunScanner {
 
  private:
   ScriptRun WordRun(size_t start) const {
-    size_t i = start;
-    while (i < n_) {
-      if (p_[i] < 0x80) {
-        if (!IsAsciiAlnum(p_[i])) break;
-        ++i;
-        continue;
-      }
-      const Decoded d = Decode(p_ + i, n_ - i);
-      if (d.len == 0) break;
-      const CharClass k = Classify(d.cp);
-      if (k != CharClass::kWord && k != CharClass::kMark) break;
-      i += static_cast<size_t>(d.len);
-    }
-    return {RunKind::kWord, start, i, {}};
+    bool ascii = true;
+    return {RunKind::kWord, start, WordEnd(p_, n_, start, &ascii), {}};
   }
 
   ScriptRun CjkRun(size_t start) const {
