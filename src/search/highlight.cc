@@ -61,6 +61,16 @@ std::unordered_set<std::string> QueryTerms(std::string_view query, const text::A
   return terms;
 }
 
+std::unordered_set<std::string> QueryTerms(const MatchPlan& plan, std::string_view query,
+                                           const text::Analyzer& analyzer) {
+  if (plan.raw || plan.words.empty()) return QueryTerms(query, analyzer);
+  std::string searched;
+  for (const QueryWordPlan& w : plan.words) {
+    for (const std::string& t : w.terms) (searched += t) += ' ';
+  }
+  return QueryTerms(searched, analyzer);
+}
+
 Snippet MakeSnippet(std::string_view text, const std::unordered_set<std::string>& terms,
                     const text::Analyzer& analyzer, int max_chars) {
   Collector c(&terms);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "search/search.h"
 #include "text/analyzer.h"
 
 namespace kebab::search {
@@ -15,6 +16,11 @@ namespace kebab::search {
 // The analyzed terms of a user query (operators of raw FTS5 syntax and column filters
 // excluded), as the index stores them.
 std::unordered_set<std::string> QueryTerms(std::string_view query, const text::Analyzer& analyzer);
+
+// The terms a plain query's plan searched (a Korean particle it left out is not among them),
+// or QueryTerms(query) for raw FTS5 syntax and for a vector search, which has no plan.
+std::unordered_set<std::string> QueryTerms(const MatchPlan& plan, std::string_view query,
+                                           const text::Analyzer& analyzer);
 
 struct Snippet {
   std::string text;   // highlights wrapped in \x01 … \x02, whitespace collapsed

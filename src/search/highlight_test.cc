@@ -18,6 +18,25 @@ TEST(QueryTermsTest, AnalyzesLikeTheIndexAndSkipsOperators) {
   EXPECT_FALSE(t.count("near"));
 }
 
+TEST(QueryTermsTest, APlainQueryHighlightsWhatItsPlanSearched) {
+  text::Analyzer a({.stemmer = "none"});
+  auto plan = PlanMatch("회의록을 SQLite를");
+  ASSERT_TRUE(plan.ok());
+  auto t = QueryTerms(*plan, "회의록을 SQLite를", a);
+  EXPECT_TRUE(t.count("회의"));
+  EXPECT_TRUE(t.count("의록"));
+  EXPECT_TRUE(t.count("sqlite"));
+  // The particles were not searched, so a passage's 기록을 is not highlighted for them.
+  EXPECT_FALSE(t.count("록을"));
+  EXPECT_FALSE(t.count("를"));
+  // Raw syntax has no plan of words: its own words are highlighted.
+  auto raw = PlanMatch("'wal NEAR checkpoint'");
+  ASSERT_TRUE(raw.ok());
+  auto r = QueryTerms(*raw, "'wal NEAR checkpoint'", a);
+  EXPECT_TRUE(r.count("wal"));
+  EXPECT_TRUE(r.count("checkpoint"));
+}
+
 TEST(MakeSnippetTest, HighlightsEveryQueryTermOccurrence) {
   text::Analyzer a({.stemmer = "english"});
   auto terms = QueryTerms("run", a);

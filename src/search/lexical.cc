@@ -38,7 +38,7 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
   resp.index_version = LexicalIndexVersion(store.stemmer());
   resp.match = std::move(plan);
   text::Analyzer analyzer({.stemmer = store.stemmer()});
-  const auto terms = QueryTerms(request.query, analyzer);
+  const auto terms = QueryTerms(resp.match, request.query, analyzer);
   const bool more = rows.size() > static_cast<size_t>(request.k);
   if (more) rows.resize(static_cast<size_t>(request.k));
 

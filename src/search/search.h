@@ -31,7 +31,7 @@ struct QueryWordPlan {
 struct MatchPlan {
   std::string expression;
   bool raw = false;
-  std::string phrase;  // the whole-query phrase term; empty for one word or raw syntax
+  std::string phrase;  // the whole-query phrase term; empty for a one-term query or raw syntax
   std::vector<QueryWordPlan> words;
   int words_left_out = 0;  // words past the 256th, not searched
 };

@@ -79,7 +79,7 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
   resp.match = std::move(plan);
   resp.embedding_model = vq.model;
   text::Analyzer analyzer({.stemmer = store.stemmer()});
-  const auto terms = QueryTerms(request.query, analyzer);
+  const auto terms = QueryTerms(resp.match, request.query, analyzer);
   size_t r = 0;
   for (size_t i = 0; i < page.size(); ++i) {
     const FusedHit& f = page[i];
