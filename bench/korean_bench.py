@@ -17,10 +17,12 @@ two floors from bench/ir_floors.py: BM25 over character bigrams of Hangul/Han/Ka
 whole other words (k1 0.9, b 0.4: what a plain CJK-aware BM25 gets), and BM25 over
 whitespace-separated words (Korean words with their particles attached, no stemming). Prints
 nDCG@10, MRR@10 and recall@100 of each, and whether kebab's nDCG@10 and MRR@10 reach the bigram
-floor's (the target). Then the same three on Cranfield (../shared/data/ir/cranfield), with the
+floor's (the target). Then, as a control, the same on tldr-pages' English pages (`pages/`,
+aliases left out likewise), and on Cranfield (../shared/data/ir/cranfield), both with the
 SQLite FTS5 OR-query floor as a fourth row. Wall times of kebab's import and run and of each
 floor (index + queries) are printed with the load average. Numbers are printed, never asserted.
-Usage: bench/korean_bench.py [--queries 500] [--kebab PATH] [--json-out PATH] [--skip-cranfield]
+Usage: bench/korean_bench.py [--queries 500] [--kebab PATH] [--json-out PATH] [--skip-english]
+                             [--skip-cranfield]
 """
 import argparse
 import json
@@ -38,21 +40,24 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.normpath(os.path.join(REPO, "..", "shared", "data"))
 TLDR = os.path.join(DATA, "markdown", "tldr-pages.tar.gz")
 CRANFIELD = os.path.join(DATA, "ir", "cranfield")
-PREFIX = "tldr-pages/pages.ko/"
-HANGUL = re.compile("[\uac00-\ud7a3]")
+# Per language: the tldr folder, what a question must hold twice at least (Hangul syllables,
+# Latin letters), and the word alias pages use.
+LANGUAGES = {"ko": ("tldr-pages/pages.ko/", re.compile("[\uac00-\ud7a3]"), "별칭"),
+             "en": ("tldr-pages/pages/", re.compile("[A-Za-z]"), "alias")}
 METRICS = ir_floors.METRICS
 FLOORS = [("bigram", "bigram BM25 (k1 0.9, b 0.4)", ir_floors.bigram_bm25),
           ("word", "word BM25 (k1 0.9, b 0.4)", ir_floors.word_bm25)]
 
 
-def korean_pages():
-    """{id: (question, title, text)} of the eligible pages; the id is the path under pages.ko/
-    without ".md" (e.g. "common/git-commit")."""
+def tldr_pages(lang):
+    """{id: (question, title, text)} of the eligible pages of one language; the id is the path
+    under its folder without ".md" (e.g. "common/git-commit")."""
+    prefix, letters, alias = LANGUAGES[lang]
     pages = {}
     with tarfile.open(TLDR) as tar:
         for m in tar:
-            if m.isfile() and m.name.startswith(PREFIX) and m.name.endswith(".md"):
-                pages[m.name[len(PREFIX):-3]] = tar.extractfile(m).read().decode("utf-8")
+            if m.isfile() and m.name.startswith(prefix) and m.name.endswith(".md"):
+                pages[m.name[len(prefix):-3]] = tar.extractfile(m).read().decode("utf-8")
     split = {}
     for pid, page in pages.items():
         lines = page.split("\n")
@@ -70,7 +75,7 @@ def korean_pages():
     for question, _, _ in split.values():
         uses[question] = uses.get(question, 0) + 1
     return {pid: v for pid, v in split.items()
-            if uses[v[0]] == 1 and len(HANGUL.findall(v[0])) >= 2 and "별칭" not in v[0]}
+            if uses[v[0]] == 1 and len(letters.findall(v[0])) >= 2 and alias not in v[0]}
 
 
 def sample(ids, n):
@@ -80,8 +85,8 @@ def sample(ids, n):
     return [ids[i * len(ids) // n] for i in range(n)]
 
 
-def korean_collection(out_dir, n_queries):
-    pages = korean_pages()
+def tldr_collection(out_dir, n_queries, lang="ko"):
+    pages = tldr_pages(lang)
     asked = sample(pages, n_queries)
     return ir_floors.make_beir(
         out_dir, corpus=[(pid, title, text) for pid, (_, title, text) in sorted(pages.items())],
@@ -130,6 +135,7 @@ def main():
     ap.add_argument("--queries", type=int, default=500)
     ap.add_argument("--json-out", help="also write the numbers to this JSON file")
     ap.add_argument("--skip-cranfield", action="store_true")
+    ap.add_argument("--skip-english", action="store_true")
     args = ap.parse_args()
     if not os.path.isfile(TLDR):
         print(f"skipped: {TLDR} is absent (the corpora live in ../shared/data)")
@@ -144,13 +150,22 @@ def main():
     start = time.monotonic()
     work = tempfile.mkdtemp(prefix="kebab-korean-bench-")
     try:
-        ko_dir = korean_collection(os.path.join(work, "tldr-ko"), args.queries)
+        ko_dir = tldr_collection(os.path.join(work, "tldr-ko"), args.queries)
         docs, queries, _ = ir_floors.load_beir(ko_dir)
         print(f"== Korean tldr questions: {len(docs)} pages, {len(queries)} questions; "
               f"load average {os.getloadavg()[0]:.1f}", flush=True)
         ko = three_way(args.kebab, ko_dir)
         out.update(ko_documents=len(docs), ko_queries=ko["kebab"]["queries"])
         flatten("ko", ko, out)
+        en = None
+        if not args.skip_english:
+            en_dir = tldr_collection(os.path.join(work, "tldr-en"), args.queries, "en")
+            en_docs, _, _ = ir_floors.load_beir(en_dir)
+            print(f"== English tldr questions (the same construction, a control); load average "
+                  f"{os.getloadavg()[0]:.1f}", flush=True)
+            en = three_way(args.kebab, en_dir, [("fts5_or", "", ir_floors.fts5_or_bm25)])
+            out.update(en_documents=len(en_docs), en_queries=en["kebab"]["queries"])
+            flatten("en", en, out)
         cran = None
         if not args.skip_cranfield and os.path.isdir(CRANFIELD):
             print(f"== Cranfield; load average {os.getloadavg()[0]:.1f}", flush=True)
@@ -172,6 +187,9 @@ def main():
     print(f"\ntarget: kebab >= bigram floor on nDCG@10 ({k['ndcg@10']:.3f} vs "
           f"{floor['ndcg@10']:.3f}) and MRR@10 ({k['mrr@10']:.3f} vs {floor['mrr@10']:.3f}): "
           f"{'met' if met else 'MISSED'}")
+    if en:
+        print_table(f"English tldr questions ({out['en_documents']} pages, {out['en_queries']} "
+                    "questions, one relevant page each)", en, labels)
     if cran:
         print_table(f"Cranfield ({out['cranfield_documents']} documents, "
                     f"{out['cranfield_queries']} queries, graded)", cran, labels)

@@ -13,7 +13,7 @@ every run with --json-out, so the floor is measured in the same run as kebab:
             the FTS5 OR-of-words floor (also on paragraph-length questions), and the wall time
             of `kebab eval run`
   korean    bench/korean_bench.py: Korean questions (tldr-pages) beside character-bigram and
-            word BM25 floors
+            word BM25 floors, and English ones built the same way beside the FTS5 floor
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -298,6 +298,13 @@ def korean_table(res):
                      (Target("≥ floor", "ratio", ">=", 1.0),), True),
                  Row(f"Korean questions: {name}", res.get(f"ko_kebab_{m}"),
                      res.get(f"ko_word_{m}"), "word BM25")]
+    if res.get("en_documents") is not None:
+        notes.append(f"English control, the same construction on tldr-pages' pages/: "
+                     f"{fmt(median(res.get('en_documents')))} pages, "
+                     f"{fmt(median(res.get('en_queries')))} questions")
+        rows.append(Row("English tldr questions: nDCG@10", res.get("en_kebab_ndcg@10"),
+                        res.get("en_fts5_or_ndcg@10"), "FTS5 OR of words",
+                        (Target("≥ floor", "ratio", ">=", 1.0),), True))
     return notes, rows
 
 
