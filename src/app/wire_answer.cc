@@ -39,6 +39,7 @@ json VerificationOf(const rag::Answer& a) {
   return {{"mode", a.verify_mode},
           {"min_overlap", a.verify_min_overlap},
           {"cited_claims", v.cited_claims},
+          {"verified_claims", v.verified_claims()},
           {"unsupported_claims", v.unsupported_claims},
           {"uncited_claims", v.uncited_claims},
           {"claims", claims}};

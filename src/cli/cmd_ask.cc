@@ -53,14 +53,29 @@ std::string Fixed(double v, int digits = 2) {
   return buf;
 }
 
+// "verified 3/4 claims", or "⚠ 0 of 3 claims verified" when the check found nothing.
+std::string VerifiedPart(const Output& out, const rag::Verification& v) {
+  const std::string cited = std::to_string(v.cited_claims);
+  const std::string verified = std::to_string(v.verified_claims());
+  if (v.verified_claims() == 0) return out.Red("⚠ 0 of " + cited + " claims verified");
+  const std::string text = "verified " + verified + "/" + cited + " claims";
+  return v.all_supported() ? out.Green(text) : out.Red(text);
+}
+
 std::string StatusLine(const Output& out, const rag::Answer& a) {
   std::string line = a.grounded ? out.Green("grounded ✓") : out.Red("grounded ✗");
+  if (a.verification && a.verification->cited_claims > 0) {
+    line += "  " + VerifiedPart(out, *a.verification);
+  }
   line += "  " + a.model.id + "  " + a.prompt_template_version + "  ";
   if (a.grounded) {
     line += std::to_string(a.citations.size()) + (a.citations.size() == 1 ? " chunk" : " chunks");
   } else if (a.refusal_reason == rag::RefusalReason::kScoreGate ||
              a.refusal_reason == rag::RefusalReason::kNoChunks) {
     line += "0 chunks used";
+  } else if (a.refusal_reason == rag::RefusalReason::kUnsupportedClaims) {
+    line += std::to_string(a.citations.size()) + (a.citations.size() == 1 ? " chunk" : " chunks") +
+            " cited, refused";
   } else {
     line += std::to_string(a.retrieval.chunks_used) + " chunks searched, 0 grounded";
   }

@@ -177,10 +177,14 @@ int Main(int argc, char** argv) {
   auto* ask = app.add_subcommand(
       "ask",
       "Answer a question from the knowledge base, citing sources inline as [n] with a\n"
-      "footer of path#L12-L34 citations. Refuses (exit 1) when retrieval finds only weak\n"
-      "evidence (rag.score_gate, no model call), when the model finds the sources not\n"
-      "enough or cites none, and (rag.verify = \"refuse\") when a cited sentence is not\n"
-      "in its source. Needs [models.llm]; every answer is kept for `kebab inspect answer`.");
+      "footer of path#L12-L34 citations. Every cited sentence is checked against its\n"
+      "source (numbers, quotes, words) and the status line says how many checked out.\n"
+      "Refuses (exit 1) when retrieval finds only weak evidence (rag.score_gate, no model\n"
+      "call), when the model finds the sources not enough or cites none, and when the\n"
+      "check fails: rag.verify = \"auto\" (default) refuses when no cited sentence is in\n"
+      "its source and flags the rest, \"refuse\" when any is not, \"warn\" never refuses,\n"
+      "\"off\" skips the check. Needs [models.llm]; every answer is kept for `kebab inspect\n"
+      "answer`.");
   ask->add_option("question", ask_args.words, "The question")->required();
   ask->add_option("-k,--k", ask_args.k, "Chunks to retrieve (default search.default_k)");
   ask->add_option("--mode", ask_args.mode,

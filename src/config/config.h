@@ -107,7 +107,7 @@ struct RagConfig {
   std::string prompt_template_version = "rag-v2";
   double score_gate = 0.30;
   int max_context_tokens = 8000;
-  std::string verify = "warn";      // warn | refuse | off: what an unsupported citation does
+  std::string verify = "auto";      // auto | warn | refuse | off: what an unsupported citation does
   double verify_min_overlap = 0.5;  // share of a claim's content words its chunk must hold
   int max_hops = 3;                 // --multi-hop: retrieval rounds after decomposition
   int max_sub_queries = 4;          // --multi-hop: sub-queries per round

@@ -170,8 +170,10 @@ constexpr KeySpec kKeys[] = {
     {"rag", "verify", KEBAB_FIELD(rag.verify), false,
      "Every sentence of an answer that cites [n] is checked against chunk n: its\n"
      "numbers, dates and quotes must appear there and its words must overlap it.\n"
-     "\"warn\" flags unsupported claims, \"refuse\" turns such an answer into a\n"
-     "refusal, \"off\" skips the check."},
+     "\"auto\" (default) refuses an answer none of whose cited claims checks out and\n"
+     "flags the unsupported ones of an answer that is partly supported; \"warn\" only\n"
+     "flags, never refuses; \"refuse\" refuses when any cited claim fails; \"off\" skips\n"
+     "the check. A refusal exits 1."},
     {"rag", "verify_min_overlap", KEBAB_FIELD(rag.verify_min_overlap), false,
      "Share of a claim's content words that must appear in the chunk it cites.\n"
      "A number 0.0..1.0."},

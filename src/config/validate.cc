@@ -17,7 +17,7 @@ constexpr std::string_view kProviders[] = {"none", "llama", "ollama", "openai"};
 constexpr std::string_view kChunkerVersions[] = {"md-heading-v2"};
 constexpr std::string_view kFusions[] = {"rrf"};
 constexpr std::string_view kIndexScalars[] = {"f16", "f32", "i8"};
-constexpr std::string_view kVerifyModes[] = {"warn", "refuse", "off"};
+constexpr std::string_view kVerifyModes[] = {"auto", "warn", "refuse", "off"};
 
 std::string Quoted(std::string_view s) {
   return "\"" + std::string(s) + "\"";

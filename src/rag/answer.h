@@ -23,7 +23,7 @@ enum class RefusalReason {
   kNoIndex,            // nothing is indexed
   kNoChunks,           // retrieval found nothing
   kLlmStreamAborted,   // generation was stopped (Ctrl-C, closed pipe)
-  kUnsupportedClaims,  // rag.verify = refuse and a cited claim is not in its chunk
+  kUnsupportedClaims,  // the citation check failed (auto: no cited claim holds; refuse: one fails)
 };
 
 // The wire name, e.g. "score_gate", "llm_self_judge", "unsupported_claims".
@@ -94,7 +94,7 @@ struct Answer {
   std::string created_at;               // RFC 3339
   std::vector<search::SearchHit> hits;  // everything retrieval returned, best first
   std::vector<PackedChunk> packed;      // the sources the prompt held
-  // The citation check (rag.verify warn | refuse); unset when off or nothing was cited.
+  // The citation check (rag.verify auto | warn | refuse); unset when off or nothing was cited.
   std::optional<Verification> verification;
   std::string verify_mode;  // rag.verify and rag.verify_min_overlap the check ran with
   double verify_min_overlap = 0;

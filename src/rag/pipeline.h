@@ -2,7 +2,8 @@
 // chunks into the prompt → generate (streaming) → check the answer's citations → Answer. It
 // refuses instead of answering when retrieval finds nothing or only weak evidence (without
 // calling the model), when the model says the sources are not enough or cites none of them,
-// when generation is stopped, and (rag.verify = refuse) when a cited claim is not in its chunk.
+// when generation is stopped, and when the citation check fails (rag.verify = auto: no cited
+// claim is in its chunk; refuse: some cited claim is not).
 #pragma once
 
 #include <atomic>
@@ -32,7 +33,7 @@ struct AskOptions {
   int max_tokens = 0;
   double temperature = 0, top_p = 1;
   std::optional<uint64_t> seed;
-  std::string verify = "warn";  // warn | refuse | off
+  std::string verify = "auto";  // auto | warn | refuse | off (config.h says what each does)
   double verify_min_overlap = 0.5;
   bool multi_hop = false;
   int max_hops = 3, max_sub_queries = 4, max_pool_chunks = 15;

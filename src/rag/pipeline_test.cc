@@ -206,6 +206,16 @@ TEST_F(PipelineTest, OnlyUnknownMarkersIsASelfJudgeRefusal) {
 
 TEST_F(PipelineTest, UnsupportedClaimIsFlaggedOrRefusedPerVerifyMode) {
   const std::vector<std::string> reply = {"Chunks aim at 900 tokens [#1]."};
+  // auto, the default: nothing the answer cites checks out, so it is no answer.
+  ScriptedModel automatic(reply);
+  auto d = Run(&automatic);
+  ASSERT_TRUE(d.ok());
+  EXPECT_FALSE(d->grounded);
+  EXPECT_EQ(d->refusal_reason, RefusalReason::kUnsupportedClaims);
+  ASSERT_TRUE(d->verification);
+  EXPECT_EQ(d->verification->verified_claims(), 0);
+
+  options_.verify = "warn";
   ScriptedModel warn(reply);
   auto a = Run(&warn);
   ASSERT_TRUE(a.ok());
@@ -229,6 +239,24 @@ TEST_F(PipelineTest, UnsupportedClaimIsFlaggedOrRefusedPerVerifyMode) {
   ASSERT_TRUE(o.ok());
   EXPECT_TRUE(o->grounded);
   EXPECT_FALSE(o->verification);
+}
+
+TEST_F(PipelineTest, PartlySupportedAnswerIsKeptByAutoAndRefusedByRefuse) {
+  const std::vector<std::string> reply = {"Headings are hard boundaries [#1]. ",
+                                          "Chunks aim at 900 tokens [#1]."};
+  ScriptedModel automatic(reply);
+  auto d = Run(&automatic);
+  ASSERT_TRUE(d.ok());
+  EXPECT_TRUE(d->grounded);
+  ASSERT_TRUE(d->verification);
+  EXPECT_EQ(d->verification->cited_claims, 2);
+  EXPECT_EQ(d->verification->verified_claims(), 1);
+
+  options_.verify = "refuse";
+  ScriptedModel refuse(reply);
+  auto r = Run(&refuse);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->refusal_reason, RefusalReason::kUnsupportedClaims);
 }
 
 TEST_F(PipelineTest, InstructionsInsideAChunkStayInsideTheSources) {

@@ -71,6 +71,7 @@ struct Verification {
   int uncited_claims = 0;
 
   bool all_supported() const { return unsupported_claims == 0; }
+  int verified_claims() const { return cited_claims - unsupported_claims; }
 };
 
 // The text of chunk `number` as it was in the prompt, or nullopt when no chunk has that number.

@@ -71,6 +71,8 @@ class AskTest(KebabTestCase):
             lines = f.read().splitlines()[start - 1:end]
         self.assertIn("every two weeks", "\n".join(lines))
         self.assertEqual(answer["verification"]["unsupported_claims"], 0)
+        self.assertEqual(answer["verification"]["verified_claims"], 1)
+        self.assertEqual(answer["verification"]["mode"], "auto")
         self.assertEqual(answer["model"], {"id": "qwen2.5:0.5b", "provider": "ollama"})
         self.assertEqual(answer["prompt_template_version"], "rag-v2")
         self.assertEqual(answer["retrieval"]["mode"], "lexical")
@@ -87,7 +89,7 @@ class AskTest(KebabTestCase):
         self.assertExit(r, EXIT_OK)
         self.assertIn("Turn it every two weeks [1].", r.stdout)
         self.assertRegex(r.stdout, r"\[1\] en/gardening\.md#L\d+-L\d+")
-        self.assertIn("grounded ✓", r.stdout)
+        self.assertIn("grounded ✓  verified 1/1 claims", r.stdout)
         self.assertIn("qwen2.5:0.5b", r.stdout)
         self.assertIn("rag-v2", r.stdout)
 
@@ -102,6 +104,8 @@ class AskTest(KebabTestCase):
         self.assertRegex(r.stdout, r"threshold \(gate\) 0\.30 → top-1 \d\.\d\d pass")
         self.assertRegex(r.stdout, r"prompt \d+ tokens  completion \d+ tokens  latency \d+ ms")
         self.assertIn("1 of 2 cited claims are not in their sources", r.stdout)
+        # Partly supported: kept, and the status line says how much checked out.
+        self.assertIn("grounded ✓  verified 1/2 claims", r.stdout)
 
         answer = self.ask("--explain", COMPOST)
         claims = answer["verification"]["claims"]
@@ -109,6 +113,32 @@ class AskTest(KebabTestCase):
         self.assertEqual(claims[1]["missing_numbers"], ["42"])
         self.assertTrue(answer["explain"]["packed_chunks"])
         self.assertIn("[#1]", answer["explain"]["model_text"])
+
+    def test_an_answer_none_of_whose_claims_checks_out_is_refused_by_default(self):
+        # A number, a quote and a sentence cited to the wrong source: nothing holds.
+        self.script('The heap must be turned every 3 days [#1]. Gardeners say "turn it hourly" '
+                    '[#1]. Rust has a borrow checker [#1].')
+        answer = self.ask(COMPOST, rc=EXIT_NO_RESULT)
+        self.assertFalse(answer["grounded"])
+        self.assertEqual(answer["refusal_reason"], "unsupported_claims")
+        self.assertEqual(answer["verification"]["mode"], "auto")
+        self.assertEqual(answer["verification"]["cited_claims"], 3)
+        self.assertEqual(answer["verification"]["verified_claims"], 0)
+        r = self.sb.run("ask", COMPOST)
+        self.assertExit(r, EXIT_NO_RESULT)
+        self.assertIn("grounded ✗  ⚠ 0 of 3 claims verified", r.stdout)
+        self.assertNotIn("grounded ✓", r.stdout)
+
+    def test_verify_warn_keeps_the_answer_and_says_nothing_checked_out(self):
+        self.use_llm('provider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
+                     f'endpoint = "{self.ollama.url}"\n', rag='verify = "warn"\n')
+        self.script("The compost heap must be turned every 3 days [#1].")
+        answer = self.ask(COMPOST)
+        self.assertTrue(answer["grounded"])
+        self.assertEqual(answer["verification"]["verified_claims"], 0)
+        r = self.sb.run("ask", COMPOST)
+        self.assertExit(r, EXIT_OK)
+        self.assertIn("⚠ 0 of 1 claims verified", r.stdout)
 
     def test_verify_refuse_turns_an_unsupported_claim_into_a_refusal(self):
         self.use_llm('provider = "ollama"\nmodel = "qwen2.5:0.5b"\n'

@@ -121,7 +121,12 @@ void FinishAnswer(const AskOptions& options, const llm::Generation& generation,
   answer->verify_min_overlap = options.verify_min_overlap;
   answer->verification = VerifyAnswer(
       reply, chunk_text, {.min_overlap = options.verify_min_overlap, .stemmer = options.stemmer});
-  if (!answer->verification->all_supported() && options.verify == "refuse") {
+  // A grounded answer is one the check found support for: under auto an answer none of whose
+  // cited claims holds is refused, while partial support is flagged and kept.
+  const Verification& v = *answer->verification;
+  const bool none_verified = v.cited_claims > 0 && v.verified_claims() == 0;
+  if ((options.verify == "refuse" && !v.all_supported()) ||
+      (options.verify == "auto" && none_verified)) {
     std::vector<search::SearchHit> cited;
     for (int n : rewrite.cited) cited.push_back(packed[n - 1].hit);
     Refuse(RefusalReason::kUnsupportedClaims, cited, answer);
