@@ -143,6 +143,25 @@ TEST(VerifyTest, KoreanClaimsAreCheckedByBigrams) {
             ClaimStatus::kUnsupported);
 }
 
+TEST(VerifyTest, KoreanParticlesAndEndingsAreNotContent) {
+  // The chunk says 저장한다; the answer, politely, 저장되었습니다, with other particles. Only
+  // 들 and the content words count, not the bigrams the endings make (되었, 었습, 습니, ...):
+  // 5 of 6 words hold, where the endings made it 5 of 10.
+  const VerifyOptions strict{.min_overlap = 0.7};
+  const Verification v =
+      VerifyAnswer("모든 문서들은 파일 하나로 저장되었습니다 [3].", FromChunks(), strict);
+  ASSERT_EQ(v.claims.size(), 1u);
+  EXPECT_EQ(v.claims[0].status, ClaimStatus::kSupported)
+      << testing::PrintToString(v.claims[0].reasons);
+  EXPECT_EQ(v.claims[0].matched_words, 5);
+  EXPECT_EQ(v.claims[0].content_words, 6);
+  // Content that is not in the chunk still fails.
+  const Verification w =
+      VerifyAnswer("모든 문서들은 원격 서버로 암호화되었습니다 [3].", FromChunks(), strict);
+  ASSERT_EQ(w.claims.size(), 1u);
+  EXPECT_EQ(w.claims[0].status, ClaimStatus::kUnsupported);
+}
+
 TEST(VerifyTest, TranslatedClaimIsJudgedByNumbersWhenScriptsDiffer) {
   // Chunk 3 is Korean: English words cannot overlap it, its numbers still must match.
   const ClaimCheck ok = Only("Version 2.1 was released on 2026-04-27 [3].");

@@ -3,6 +3,10 @@
 #include <utf8proc.h>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "text/korean.h"
 
 namespace kebab::rag::internal {
 namespace {
@@ -75,13 +79,33 @@ bool IsEnglishStopword(std::string_view written) {
   return Contains(kEnglishStopwords, lower);
 }
 
+// Byte ranges of `text` that are Korean particles or endings (`을` of `회의록을`, `하였습니다`
+// of `작성하였습니다`), as a query strips them: a claim in polite style over a chunk in plain
+// style differs there, not in what it says.
+std::vector<std::pair<size_t, size_t>> KoreanSuffixes(std::string_view text) {
+  constexpr size_t kMinStem = 2;  // as the query side: `가을` is not `가` + `을`
+  std::vector<std::pair<size_t, size_t>> out;
+  for (const text::ScriptRun& run : text::ScriptRuns(text)) {
+    if (run.kind != text::RunKind::kCjk || run.units.back().script != text::CjkScript::kHangul) {
+      continue;
+    }
+    const text::KoreanSuffix suffix =
+        text::FindKoreanSuffix(text.substr(run.start, run.end - run.start), kMinStem);
+    if (suffix.syllables == 0) continue;
+    out.emplace_back(run.units[run.units.size() - suffix.syllables].start, run.end);
+  }
+  return out;
+}
+
 class ClaimSink : public text::TokenSink {
  public:
-  ClaimSink(std::string_view text, ClaimWords& out) : text_(text), out_(out) {}
+  ClaimSink(std::string_view text, ClaimWords& out)
+      : text_(text), out_(out), suffixes_(KoreanSuffixes(text)) {}
 
   void OnToken(std::string_view term, int start, int end) override {
     if (AllDigits(term)) return;
     const bool cjk = IsCjk(term);
+    if (cjk && InSuffix(static_cast<size_t>(start), static_cast<size_t>(end))) return;
     if (cjk ? Contains(kKoreanStopterms, term)
             : IsEnglishStopword(
                   text_.substr(static_cast<size_t>(start), static_cast<size_t>(end - start)))) {
@@ -92,8 +116,17 @@ class ClaimSink : public text::TokenSink {
   }
 
  private:
+  // A bigram that reaches into a particle or ending is made by it.
+  bool InSuffix(size_t start, size_t end) const {
+    for (const auto& [begin, stop] : suffixes_) {
+      if (end > begin && start < stop) return true;
+    }
+    return false;
+  }
+
   std::string_view text_;
   ClaimWords& out_;
+  std::vector<std::pair<size_t, size_t>> suffixes_;
 };
 
 class EvidenceSink : public text::TokenSink {
