@@ -9,6 +9,7 @@
 #include "rag/internal/claims.h"
 #include "rag/internal/code_spans.h"
 #include "rag/internal/content_words.h"
+#include "rag/internal/negation.h"
 #include "rag/internal/numbers.h"
 #include "rag/internal/quotes.h"
 #include "rag/markers.h"
@@ -29,10 +30,17 @@ constexpr double kMinScriptShare = 0.25;
 constexpr size_t kMaxQuoteInReason = 80;
 
 // What one chunk offers as evidence, computed once per chunk per call.
+// One sentence of a chunk: its terms, and whether it says "not".
+struct EvidenceSentence {
+  std::unordered_set<std::string> terms;
+  bool negated = false;
+};
+
 struct Evidence {
   std::string folded;  // internal::FoldForMatch of the text, for quotes
   std::unordered_set<std::string> numbers;
   internal::EvidenceWords words;
+  std::vector<EvidenceSentence> sentences;
 };
 
 // The spans among sorted, disjoint `spans` that overlap [begin, end). Binary search keeps a
@@ -131,8 +139,14 @@ class Verifier {
     if (it == evidence_.end()) {
       std::optional<Evidence> evidence;
       if (std::optional<std::string_view> text = chunk_text_(number)) {
-        evidence = Evidence{internal::FoldForMatch(*text), internal::EvidenceNumbers(*text),
-                            internal::AnalyzeEvidence(analyzer_, *text)};
+        evidence = Evidence{internal::FoldForMatch(*text),
+                            internal::EvidenceNumbers(*text),
+                            internal::AnalyzeEvidence(analyzer_, *text),
+                            {}};
+        for (std::string_view sentence : internal::Sentences(*text)) {
+          evidence->sentences.push_back({internal::AnalyzeEvidence(analyzer_, sentence).terms,
+                                         internal::IsNegated(sentence)});
+        }
       }
       it = evidence_.emplace(number, std::move(evidence)).first;
     }
@@ -170,6 +184,7 @@ class Verifier {
     CheckNumbers(parts, known, where, check);
     CheckQuotes(parts, known, where, check);
     CheckOverlap(parts, known, where, check);
+    CheckNegation(parts, known, where, check);
     check.status = check.reasons.empty() ? ClaimStatus::kSupported : ClaimStatus::kUnsupported;
     return check;
   }
@@ -244,6 +259,34 @@ class Verifier {
     if (*check.overlap < options_.min_overlap) {
       check.reasons.push_back("only " + std::to_string(matched) + "/" + std::to_string(content) +
                               " words found in " + where);
+    }
+  }
+
+  // A claim that says "not" where the source sentence it restates does not, or the other way
+  // round: that sentence is the one of the cited chunks sharing most of the claim's words.
+  void CheckNegation(const ClaimParts& parts, const std::vector<const Evidence*>& known,
+                     const std::string& where, ClaimCheck& check) {
+    const internal::ClaimWords words = internal::ContentWords(analyzer_, parts.body);
+    const EvidenceSentence* best = nullptr;
+    size_t best_shared = 0;
+    for (const Evidence* e : known) {
+      for (const EvidenceSentence& sentence : e->sentences) {
+        size_t shared = 0;
+        for (const auto* list : {&words.cjk, &words.other}) {
+          for (const std::string& term : *list) shared += sentence.terms.count(term);
+        }
+        if (shared > best_shared) {
+          best = &sentence;
+          best_shared = shared;
+        }
+      }
+    }
+    if (best == nullptr) return;
+    const bool negated = internal::IsNegated(parts.body);
+    if (negated && !best->negated) {
+      check.reasons.push_back("says \"not\" where " + where + " does not");
+    } else if (!negated && best->negated) {
+      check.reasons.push_back(where + " says \"not\" where the claim does not");
     }
   }
 

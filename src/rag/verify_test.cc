@@ -129,6 +129,24 @@ TEST(VerifyTest, ClaimCitingTheWrongChunkFailsOnOverlap) {
   EXPECT_EQ(Only(claim + " [2][1].").status, ClaimStatus::kSupported);
 }
 
+TEST(VerifyTest, ANegatedClaimFailsAgainstAPositiveSource) {
+  // Every word of the claim is in chunk 1; the "not" is not.
+  const ClaimCheck c =
+      Only("kebab does not store documents and chunks in a single SQLite file [#1].");
+  EXPECT_EQ(c.status, ClaimStatus::kUnsupported);
+  EXPECT_THAT(c.reasons, ElementsAre("says \"not\" where [1] does not"));
+  // The other way round: the source sentence it restates says "never".
+  const std::map<int, std::string> never = {{1, "Code blocks are never split. Lists are kept."}};
+  const Verification v = VerifyAnswer("Code blocks are split [#1].", FromChunks(never));
+  ASSERT_EQ(v.claims.size(), 1u);
+  EXPECT_THAT(v.claims[0].reasons, ElementsAre("[1] says \"not\" where the claim does not"));
+  // Both negated: supported. Korean too.
+  EXPECT_EQ(VerifyAnswer("Code blocks are never split [#1].", FromChunks(never)).unsupported_claims,
+            0);
+  EXPECT_EQ(Only("kebab은 문서를 원격 서버에 저장하지 않는다 [3].").status,
+            ClaimStatus::kUnsupported);
+}
+
 TEST(VerifyTest, KoreanClaimsAreCheckedByBigrams) {
   const Verification v = VerifyAnswer(
       "kebab은 문서와 청크를 SQLite 파일 하나에 저장합니다 [3]. 2.1 버전은 한국어 검색 품질을 "
