@@ -14,6 +14,7 @@ every run with --json-out, so the floor is measured in the same run as kebab:
             of `kebab eval run`
   korean    bench/korean_bench.py: Korean questions (tldr-pages) beside character-bigram and
             word BM25 floors, and English ones built the same way beside the FTS5 floor
+  verify    bench/verify_bench.py: `kebab ask`'s citation check on 72 labelled claims
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -308,6 +309,23 @@ def korean_table(res):
     return notes, rows
 
 
+def verify_table(res):
+    """`kebab ask`'s citation check on labelled claims, per rag.verify mode."""
+    notes = [f"{fmt(median(res.get('cases')))} notes, {fmt(median(res.get('true_claims')))} true "
+             f"and {fmt(median(res.get('false_claims')))} false claims, through the real pipeline "
+             "and a scripted Ollama server"]
+    rows = []
+    for mode, m in (res.get("modes") or {}).items():
+        default = mode == "auto"
+        rows += [Row(f"rag.verify = {mode}: false claims passing", m.get("false_pass"),
+                     targets=(Target("0", "value", "<=", 0),) if default else (),
+                     headline=default),
+                 Row(f"rag.verify = {mode}: share of true claims passing", m.get("recall"),
+                     targets=(Target("≥ 0.8", "value", ">=", 0.8),) if default else (),
+                     headline=default)]
+    return notes, rows
+
+
 BENCHES = {
     "lexical": Bench(["bench/lexical_bench.py"], [], ["--corpus", "astro", "--queries", "20"],
                      [], ["kebab"], "ingest and search latency vs bare FTS5, Recoll, ripgrep",
@@ -336,6 +354,8 @@ BENCHES = {
     "korean": Bench(["bench/korean_bench.py"], ["--skip-cranfield"],
                     ["--skip-cranfield", "--queries", "100"], [], ["kebab"],
                     "Korean question retrieval beside bigram and word BM25", korean_table),
+    "verify": Bench(["bench/verify_bench.py"], [], [], [], ["kebab"],
+                    "`kebab ask`'s citation check on labelled claims", verify_table),
     "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
                       ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
                       ["kebab_generate_bench", "kebab_bench_models"],
