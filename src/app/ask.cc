@@ -24,7 +24,8 @@ Result<rag::AskOptions> OptionsFor(const config::Config& config, const AskReques
   o.temperature = request.temperature.value_or(config.llm.temperature);
   o.top_p = config.llm.top_p;
   o.seed = request.seed.value_or(static_cast<uint64_t>(config.llm.seed));
-  o.verify = config.rag.verify;
+  // The config is validated, so the name is one of the modes.
+  o.verify = rag::ParseVerifyMode(config.rag.verify).value_or(rag::VerifyMode::kAuto);
   o.verify_min_overlap = config.rag.verify_min_overlap;
   o.multi_hop = request.multi_hop;
   o.max_hops = config.rag.max_hops;

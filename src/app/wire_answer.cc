@@ -36,7 +36,7 @@ json VerificationOf(const rag::Answer& a) {
                       {"missing_quotes", c.missing_quotes},
                       {"reasons", c.reasons}});
   }
-  return {{"mode", a.verify_mode},
+  return {{"mode", rag::VerifyModeName(a.verify_mode)},
           {"min_overlap", a.verify_min_overlap},
           {"cited_claims", v.cited_claims},
           {"verified_claims", v.verified_claims()},

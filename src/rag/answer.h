@@ -96,7 +96,8 @@ struct Answer {
   std::vector<PackedChunk> packed;      // the sources the prompt held
   // The citation check (rag.verify auto | warn | refuse); unset when off or nothing was cited.
   std::optional<Verification> verification;
-  std::string verify_mode;  // rag.verify and rag.verify_min_overlap the check ran with
+  // rag.verify and rag.verify_min_overlap the check ran with.
+  VerifyMode verify_mode = VerifyMode::kAuto;
   double verify_min_overlap = 0;
   std::vector<int> unknown_markers;  // cited numbers no source had; removed from the answer
   std::vector<Hop> hops;

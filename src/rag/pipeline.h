@@ -33,7 +33,7 @@ struct AskOptions {
   int max_tokens = 0;
   double temperature = 0, top_p = 1;
   std::optional<uint64_t> seed;
-  std::string verify = "auto";  // auto | warn | refuse | off (config.h says what each does)
+  VerifyMode verify = VerifyMode::kAuto;
   double verify_min_overlap = 0.5;
   bool multi_hop = false;
   int max_hops = 3, max_sub_queries = 4, max_pool_chunks = 15;

@@ -215,7 +215,7 @@ TEST_F(PipelineTest, UnsupportedClaimIsFlaggedOrRefusedPerVerifyMode) {
   ASSERT_TRUE(d->verification);
   EXPECT_EQ(d->verification->verified_claims(), 0);
 
-  options_.verify = "warn";
+  options_.verify = VerifyMode::kWarn;
   ScriptedModel warn(reply);
   auto a = Run(&warn);
   ASSERT_TRUE(a.ok());
@@ -225,7 +225,7 @@ TEST_F(PipelineTest, UnsupportedClaimIsFlaggedOrRefusedPerVerifyMode) {
   ASSERT_FALSE(a->verification->claims.empty());
   EXPECT_FALSE(a->verification->claims[0].missing_numbers.empty());
 
-  options_.verify = "refuse";
+  options_.verify = VerifyMode::kRefuse;
   ScriptedModel refuse(reply);
   auto r = Run(&refuse);
   ASSERT_TRUE(r.ok());
@@ -233,7 +233,7 @@ TEST_F(PipelineTest, UnsupportedClaimIsFlaggedOrRefusedPerVerifyMode) {
   EXPECT_EQ(r->refusal_reason, RefusalReason::kUnsupportedClaims);
   EXPECT_EQ(r->verification->unsupported_claims, 1);
 
-  options_.verify = "off";
+  options_.verify = VerifyMode::kOff;
   ScriptedModel off(reply);
   auto o = Run(&off);
   ASSERT_TRUE(o.ok());
@@ -252,7 +252,7 @@ TEST_F(PipelineTest, PartlySupportedAnswerIsKeptByAutoAndRefusedByRefuse) {
   EXPECT_EQ(d->verification->cited_claims, 2);
   EXPECT_EQ(d->verification->verified_claims(), 1);
 
-  options_.verify = "refuse";
+  options_.verify = VerifyMode::kRefuse;
   ScriptedModel refuse(reply);
   auto r = Run(&refuse);
   ASSERT_TRUE(r.ok());

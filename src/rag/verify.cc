@@ -331,6 +331,28 @@ class Verifier {
 
 }  // namespace
 
+std::string_view VerifyModeName(VerifyMode mode) {
+  switch (mode) {
+    case VerifyMode::kAuto:
+      return "auto";
+    case VerifyMode::kWarn:
+      return "warn";
+    case VerifyMode::kRefuse:
+      return "refuse";
+    case VerifyMode::kOff:
+      return "off";
+  }
+  return "auto";
+}
+
+std::optional<VerifyMode> ParseVerifyMode(std::string_view name) {
+  for (VerifyMode mode :
+       {VerifyMode::kAuto, VerifyMode::kWarn, VerifyMode::kRefuse, VerifyMode::kOff}) {
+    if (VerifyModeName(mode) == name) return mode;
+  }
+  return std::nullopt;
+}
+
 std::string_view ClaimStatusName(ClaimStatus status) {
   switch (status) {
     case ClaimStatus::kSupported:

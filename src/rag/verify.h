@@ -25,6 +25,16 @@
 
 namespace kebab::rag {
 
+// What a failed check does to the answer (rag.verify): kAuto (the default) refuses an answer
+// none of whose cited claims holds and flags the failures of a partly supported one; kWarn
+// only flags; kRefuse refuses on any failure; kOff skips the check.
+enum class VerifyMode { kAuto, kWarn, kRefuse, kOff };
+
+// "auto" | "warn" | "refuse" | "off".
+std::string_view VerifyModeName(VerifyMode mode);
+// The mode named `name`, or nullopt for any other text.
+std::optional<VerifyMode> ParseVerifyMode(std::string_view name);
+
 struct VerifyOptions {
   // Share of a claim's content words that must occur in its cited chunks (rag.verify_min_overlap).
   double min_overlap = 0.5;

@@ -48,6 +48,15 @@ ClaimCheck Only(std::string_view answer) {
   return v.claims.empty() ? ClaimCheck{} : v.claims[0];
 }
 
+TEST(VerifyModeTest, NamesRoundTrip) {
+  for (VerifyMode mode :
+       {VerifyMode::kAuto, VerifyMode::kWarn, VerifyMode::kRefuse, VerifyMode::kOff}) {
+    EXPECT_EQ(ParseVerifyMode(VerifyModeName(mode)), mode);
+  }
+  EXPECT_EQ(VerifyModeName(VerifyMode::kAuto), "auto");
+  EXPECT_FALSE(ParseVerifyMode("strict"));
+}
+
 TEST(VerifyTest, SupportedParaphrasePasses) {
   const ClaimCheck c = Only(
       "kebab stores all documents, chunks and vectors in a single SQLite "

@@ -112,7 +112,7 @@ void FinishAnswer(const AskOptions& options, const llm::Generation& generation,
   for (int n : rewrite.cited) {
     answer->citations.push_back(CitationOf(packed[n - 1].hit, "[" + std::to_string(n) + "]"));
   }
-  if (options.verify == "off") return;
+  if (options.verify == VerifyMode::kOff) return;
   const ChunkTextFn chunk_text = [&packed](int n) -> std::optional<std::string_view> {
     if (n < 1 || n > static_cast<int>(packed.size())) return std::nullopt;
     return std::string_view(packed[n - 1].hit.chunk.chunk.text);
@@ -125,8 +125,8 @@ void FinishAnswer(const AskOptions& options, const llm::Generation& generation,
   // cited claims holds is refused, while partial support is flagged and kept.
   const Verification& v = *answer->verification;
   const bool none_verified = v.cited_claims > 0 && v.verified_claims() == 0;
-  if ((options.verify == "refuse" && !v.all_supported()) ||
-      (options.verify == "auto" && none_verified)) {
+  if ((options.verify == VerifyMode::kRefuse && !v.all_supported()) ||
+      (options.verify == VerifyMode::kAuto && none_verified)) {
     std::vector<search::SearchHit> cited;
     for (int n : rewrite.cited) cited.push_back(packed[n - 1].hit);
     Refuse(RefusalReason::kUnsupportedClaims, cited, answer);
