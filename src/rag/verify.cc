@@ -183,8 +183,9 @@ class Verifier {
     const std::string where = MarkerList(known_numbers);
     CheckNumbers(parts, known, where, check);
     CheckQuotes(parts, known, where, check);
-    CheckOverlap(parts, known, where, check);
-    CheckNegation(parts, known, where, check);
+    const internal::ClaimWords words = internal::ContentWords(analyzer_, parts.body);
+    CheckOverlap(words, known, where, check);
+    CheckNegation(parts, words, known, where, check);
     check.status = check.reasons.empty() ? ClaimStatus::kSupported : ClaimStatus::kUnsupported;
     return check;
   }
@@ -232,9 +233,8 @@ class Verifier {
     }
   }
 
-  void CheckOverlap(const ClaimParts& parts, const std::vector<const Evidence*>& known,
+  void CheckOverlap(const internal::ClaimWords& words, const std::vector<const Evidence*>& known,
                     const std::string& where, ClaimCheck& check) {
-    const internal::ClaimWords words = internal::ContentWords(analyzer_, parts.body);
     size_t cjk_tokens = 0, other_tokens = 0;
     for (const Evidence* e : known) {
       cjk_tokens += e->words.cjk_tokens;
@@ -264,9 +264,9 @@ class Verifier {
 
   // A claim that says "not" where the source sentence it restates does not, or the other way
   // round: that sentence is the one of the cited chunks sharing most of the claim's words.
-  void CheckNegation(const ClaimParts& parts, const std::vector<const Evidence*>& known,
-                     const std::string& where, ClaimCheck& check) {
-    const internal::ClaimWords words = internal::ContentWords(analyzer_, parts.body);
+  static void CheckNegation(const ClaimParts& parts, const internal::ClaimWords& words,
+                            const std::vector<const Evidence*>& known, const std::string& where,
+                            ClaimCheck& check) {
     const EvidenceSentence* best = nullptr;
     size_t best_shared = 0;
     for (const Evidence* e : known) {
