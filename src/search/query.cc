@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/unicode.h"
 #include "search/search.h"
 #include "text/analyzer.h"
 #include "text/korean.h"
@@ -97,13 +98,6 @@ QueryWordPlan PlanWord(std::string_view word, std::string_view* last_run) {
   return plan;
 }
 
-// Code points in `s`.
-size_t CodePoints(std::string_view s) {
-  size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
-  return n;
-}
-
 }  // namespace
 
 Result<MatchPlan> PlanMatch(std::string_view query) {
@@ -163,7 +157,7 @@ Result<MatchPlan> PlanMatch(std::string_view query) {
   // In a short query the last word may still be being typed (`kube`): it also matches as a
   // prefix. Not in questions: there it counts the last word twice (Cranfield without stemming
   // fell from 0.344 to 0.331 nDCG@10). Shorter prefixes match too much of the vocabulary.
-  if (typed.size() <= kMaxPrefixQueryWords && CodePoints(last_run) >= kMinPrefixChars) {
+  if (typed.size() <= kMaxPrefixQueryWords && Utf8Length(last_run) >= kMinPrefixChars) {
     std::string prefix = Quote(last_run) + " *";
     plan.words.back().terms.push_back(prefix);
     plan.words.back().notes.push_back("last word also as a prefix");

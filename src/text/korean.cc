@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "core/unicode.h"
+
 namespace kebab::text {
 namespace {
 
@@ -36,21 +38,14 @@ constexpr std::string_view kEndings[] = {
     "나요", "까요", "는가", "은가", "는지", "은지", "니까", "습니까", "습니다", "세요"};
 // clang-format on
 
-// Code points in `s` (continuation bytes are not counted).
-size_t CodePoints(std::string_view s) {
-  size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
-  return n;
-}
-
 }  // namespace
 
 KoreanSuffix FindKoreanSuffix(std::string_view word, size_t min_stem_syllables) {
-  const size_t total = CodePoints(word);
+  const size_t total = Utf8Length(word);
   KoreanSuffix best;
   auto consider = [&](std::string_view suffix, KoreanSuffixKind kind) {
     if (!word.ends_with(suffix)) return;
-    const size_t n = CodePoints(suffix);  // every suffix is Hangul syllables only
+    const size_t n = Utf8Length(suffix);  // every suffix is Hangul syllables only
     if (n > best.syllables && total >= n + min_stem_syllables) best = {kind, n};
   };
   for (std::string_view s : kParticles) consider(s, KoreanSuffixKind::kParticle);

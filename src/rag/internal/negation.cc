@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/unicode.h"
+
 namespace kebab::rag::internal {
 namespace {
 
@@ -11,10 +13,6 @@ constexpr std::string_view kKorean[] = {"않", "없", "못", "아니"};
 
 bool IsAsciiLetter(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 }  // namespace
@@ -30,8 +28,8 @@ bool IsNegated(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     // A standalone 안 (U+C548) before a verb negates it.
-    if (s.substr(i, 3) == "\xEC\x95\x88" && (i == 0 || IsSpace(s[i - 1])) &&
-        (i + 3 == s.size() || IsSpace(s[i + 3]))) {
+    if (s.substr(i, 3) == "\xEC\x95\x88" && (i == 0 || IsAsciiSpace(s[i - 1])) &&
+        (i + 3 == s.size() || IsAsciiSpace(s[i + 3]))) {
       return true;
     }
     if (!IsAsciiLetter(s[i])) {
@@ -56,7 +54,7 @@ std::vector<std::string_view> Sentences(std::string_view text) {
   std::vector<std::string_view> out;
   size_t start = 0;
   auto emit = [&](size_t end) {
-    while (start < end && IsSpace(text[start])) ++start;
+    while (start < end && IsAsciiSpace(text[start])) ++start;
     if (end > start) out.push_back(text.substr(start, end - start));
     start = end;
   };
@@ -64,7 +62,7 @@ std::vector<std::string_view> Sentences(std::string_view text) {
     const char c = text[i];
     const bool blank_line = c == '\n' && i + 1 < text.size() && text[i + 1] == '\n';
     const bool stop =
-        (c == '.' || c == '!' || c == '?') && (i + 1 == text.size() || IsSpace(text[i + 1]));
+        (c == '.' || c == '!' || c == '?') && (i + 1 == text.size() || IsAsciiSpace(text[i + 1]));
     const bool ideographic_stop = text.substr(i, 3) == "\xE3\x80\x82";  // 。
     if (stop || blank_line) {
       emit(i + 1);
