@@ -50,15 +50,12 @@ std::string_view Slice(std::string_view s, size_t start, size_t end) {
 // the same word (`SQLite를`), where a run that is all particle is left out.
 void AddCjkRun(std::string_view word, const text::ScriptRun& run, bool after_word,
                QueryWordPlan* plan) {
-  const size_t n = run.units.size();
-  text::KoreanSuffix suffix;
-  if (run.units.back().script == text::CjkScript::kHangul) {
-    suffix =
-        text::FindKoreanSuffix(Slice(word, run.start, run.end), after_word ? 0 : kMinKoreanStem);
-  }
-  const size_t stem = n - suffix.syllables;
+  const text::KoreanRunSuffix found =
+      text::FindKoreanSuffix(word, run, after_word ? 0 : kMinKoreanStem);
+  const text::KoreanSuffix& suffix = found.suffix;
+  const size_t stem = run.units.size() - suffix.syllables;
   if (suffix.syllables > 0) {
-    const std::string_view tail = Slice(word, run.units[stem].start, run.end);
+    const std::string_view tail = Slice(word, found.start, run.end);
     plan->notes.push_back(
         (suffix.kind == text::KoreanSuffixKind::kParticle ? "particle " : "ending ") +
         std::string(tail) + " left out");

@@ -53,4 +53,18 @@ KoreanSuffix FindKoreanSuffix(std::string_view word, size_t min_stem_syllables) 
   return best;
 }
 
+KoreanRunSuffix FindKoreanSuffix(std::string_view text, const ScriptRun& run,
+                                 size_t min_stem_syllables) {
+  KoreanRunSuffix out{{}, run.end};
+  if (run.kind != RunKind::kCjk || run.units.empty() ||
+      run.units.back().script != CjkScript::kHangul) {
+    return out;
+  }
+  out.suffix = FindKoreanSuffix(text.substr(run.start, run.end - run.start), min_stem_syllables);
+  if (out.suffix.syllables > 0) {
+    out.start = run.units[run.units.size() - out.suffix.syllables].start;
+  }
+  return out;
+}
+
 }  // namespace kebab::text

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "text/analyzer.h"
+
 namespace kebab::text {
 
 enum class KoreanSuffixKind { kNone, kParticle, kEnding };
@@ -24,5 +26,14 @@ struct KoreanSuffix {
 // `min_stem_syllables` characters before it. `회의록을` → particle of 1, `저장소에서는` →
 // particle of 3, `커밋합니다` → ending of 3, `가을` → none with a minimum stem of 2.
 KoreanSuffix FindKoreanSuffix(std::string_view word, size_t min_stem_syllables);
+
+// FindKoreanSuffix for one run of `text` as ScriptRuns cut it (none unless the run is CJK and
+// ends in Hangul), with the byte offset in `text` where the suffix starts (run.end if none).
+struct KoreanRunSuffix {
+  KoreanSuffix suffix;
+  size_t start = 0;
+};
+KoreanRunSuffix FindKoreanSuffix(std::string_view text, const ScriptRun& run,
+                                 size_t min_stem_syllables);
 
 }  // namespace kebab::text

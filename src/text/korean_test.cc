@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace kebab::text {
 namespace {
 
@@ -35,6 +38,18 @@ TEST(KoreanSuffixTest, SaysWhetherItIsAParticleOrAnEnding) {
   EXPECT_EQ(FindKoreanSuffix("회의록을", 2).kind, KoreanSuffixKind::kParticle);
   EXPECT_EQ(FindKoreanSuffix("작성하였다", 2).kind, KoreanSuffixKind::kEnding);
   EXPECT_EQ(FindKoreanSuffix("가을", 2).kind, KoreanSuffixKind::kNone);
+}
+
+TEST(KoreanSuffixTest, FindsTheSuffixOfARunWithItsOffset) {
+  const std::string text = "SQLite를 회의록을 提交";
+  const std::vector<ScriptRun> runs = ScriptRuns(text);
+  ASSERT_EQ(runs.size(), 4u);
+  const KoreanRunSuffix minutes = FindKoreanSuffix(text, runs[2], 2);
+  EXPECT_EQ(minutes.suffix.kind, KoreanSuffixKind::kParticle);
+  EXPECT_EQ(text.substr(minutes.start, runs[2].end - minutes.start), "을");
+  EXPECT_EQ(FindKoreanSuffix(text, runs[1], 0).suffix.syllables, 1u);  // 를 alone
+  EXPECT_EQ(FindKoreanSuffix(text, runs[0], 0).suffix.syllables, 0u);  // a Latin run
+  EXPECT_EQ(FindKoreanSuffix(text, runs[3], 0).start, runs[3].end);    // Han: none
 }
 
 TEST(KoreanSuffixTest, LeavesOtherWordsAlone) {

@@ -86,13 +86,8 @@ std::vector<std::pair<size_t, size_t>> KoreanSuffixes(std::string_view text) {
   constexpr size_t kMinStem = 2;  // as the query side: `가을` is not `가` + `을`
   std::vector<std::pair<size_t, size_t>> out;
   for (const text::ScriptRun& run : text::ScriptRuns(text)) {
-    if (run.kind != text::RunKind::kCjk || run.units.back().script != text::CjkScript::kHangul) {
-      continue;
-    }
-    const text::KoreanSuffix suffix =
-        text::FindKoreanSuffix(text.substr(run.start, run.end - run.start), kMinStem);
-    if (suffix.syllables == 0) continue;
-    out.emplace_back(run.units[run.units.size() - suffix.syllables].start, run.end);
+    const text::KoreanRunSuffix found = text::FindKoreanSuffix(text, run, kMinStem);
+    if (found.suffix.syllables > 0) out.emplace_back(found.start, run.end);
   }
   return out;
 }
