@@ -139,13 +139,16 @@ class Verifier {
     if (it == evidence_.end()) {
       std::optional<Evidence> evidence;
       if (std::optional<std::string_view> text = chunk_text_(number)) {
-        evidence = Evidence{internal::FoldForMatch(*text),
-                            internal::EvidenceNumbers(*text),
-                            internal::AnalyzeEvidence(analyzer_, *text),
-                            {}};
+        evidence =
+            Evidence{internal::FoldForMatch(*text), internal::EvidenceNumbers(*text), {}, {}};
+        // Sentences are cut at whitespace, which no token spans: the chunk's words are the
+        // union of its sentences', so the chunk is tokenized once.
         for (std::string_view sentence : internal::Sentences(*text)) {
-          evidence->sentences.push_back({internal::AnalyzeEvidence(analyzer_, sentence).terms,
-                                         internal::IsNegated(sentence)});
+          internal::EvidenceWords words = internal::AnalyzeEvidence(analyzer_, sentence);
+          evidence->words.terms.insert(words.terms.begin(), words.terms.end());
+          evidence->words.cjk_tokens += words.cjk_tokens;
+          evidence->words.other_tokens += words.other_tokens;
+          evidence->sentences.push_back({std::move(words.terms), internal::IsNegated(sentence)});
         }
       }
       it = evidence_.emplace(number, std::move(evidence)).first;
