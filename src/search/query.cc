@@ -115,38 +115,34 @@ Result<MatchPlan> PlanMatch(std::string_view query) {
   }
   // A repeated word counts again, as in a plain BM25 query: what a long question repeats is
   // what it is about.
-  std::vector<std::string_view> typed;
-  std::vector<std::string> terms;
+  size_t term_count = 0;
   std::string_view last_run;
-  size_t i = 0;
-  while (i < q.size() && typed.size() < kMaxWords) {
+  for (size_t i = 0; i < q.size();) {
     while (i < q.size() && IsSpace(q[i])) ++i;
     size_t j = i;
     while (j < q.size() && !IsSpace(q[j])) ++j;
     const std::string_view w = q.substr(i, j - i);
     i = j;
     if (w.empty()) continue;
+    if (plan.words.size() == kMaxWords) {
+      ++plan.words_left_out;
+      continue;
+    }
     std::string_view run;
     QueryWordPlan word = PlanWord(w, &run);
     if (word.terms.empty() && word.notes.empty()) continue;
     last_run = run;
-    typed.push_back(w);
-    terms.insert(terms.end(), word.terms.begin(), word.terms.end());
+    term_count += word.terms.size();
     plan.words.push_back(std::move(word));
   }
-  while (i < q.size()) {
-    while (i < q.size() && IsSpace(q[i])) ++i;
-    if (i < q.size()) ++plan.words_left_out;
-    while (i < q.size() && !IsSpace(q[i])) ++i;
-  }
-  if (terms.empty()) {
+  if (term_count == 0) {
     return InvalidInput("the query has no searchable words", "use letters or digits");
   }
-  if (terms.size() > 1) {
+  if (term_count > 1) {
     std::string phrase;
-    for (std::string_view w : typed) {
+    for (const QueryWordPlan& w : plan.words) {
       if (!phrase.empty()) phrase += ' ';
-      phrase += w;
+      phrase += w.word;
     }
     plan.phrase = Quote(phrase);
     plan.expression = plan.phrase;
@@ -154,15 +150,15 @@ Result<MatchPlan> PlanMatch(std::string_view query) {
   // In a short query the last word may still be being typed (`kube`): it also matches as a
   // prefix. Not in questions: there it counts the last word twice (Cranfield without stemming
   // fell from 0.344 to 0.331 nDCG@10). Shorter prefixes match too much of the vocabulary.
-  if (typed.size() <= kMaxPrefixQueryWords && Utf8Length(last_run) >= kMinPrefixChars) {
-    std::string prefix = Quote(last_run) + " *";
-    plan.words.back().terms.push_back(prefix);
+  if (plan.words.size() <= kMaxPrefixQueryWords && Utf8Length(last_run) >= kMinPrefixChars) {
+    plan.words.back().terms.push_back(Quote(last_run) + " *");
     plan.words.back().notes.push_back("last word also as a prefix");
-    terms.push_back(std::move(prefix));
   }
-  for (const std::string& t : terms) {
-    if (!plan.expression.empty()) plan.expression += " OR ";
-    plan.expression += t;
+  for (const QueryWordPlan& w : plan.words) {
+    for (const std::string& t : w.terms) {
+      if (!plan.expression.empty()) plan.expression += " OR ";
+      plan.expression += t;
+    }
   }
   return plan;
 }
