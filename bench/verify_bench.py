@@ -2,8 +2,8 @@
 """The citation check of `kebab ask`, measured on labelled claims through the real pipeline.
 
 bench/data/verifier/ holds this project's own notes (English and Korean) and, per note, a
-question and six scripted answer sentences, each citing [#1] and labelled: right, paraphrase
-(true), number, negation, wrong_source, quote (false). All notes are ingested into one
+question and six or seven scripted answer sentences, each citing [#1] and labelled: right,
+paraphrase (true), number, negation, wrong_source, quote, name (false). All notes are ingested into one
 throw-away workspace; for each note the sentences are the scripted reply of
 tests/tools/fake_ollama.py (a real HTTP server speaking Ollama's chat protocol on 127.0.0.1),
 and `kebab --json ask QUESTION` runs once per rag.verify mode (auto, warn, refuse, off) with
@@ -15,7 +15,12 @@ flagged: under off every sentence of a delivered answer passes. Per mode it prin
 true claims (right + paraphrase) pass (recall) and how many false ones pass, precision, and per
 label the share the check calls supported. Targets (issue 21): no false claim passes in the
 default mode (auto); at least 80% of the true claims pass. Numbers are printed, never asserted.
-Usage: bench/verify_bench.py [--kebab PATH] [--json-out PATH]
+
+The semantic fallback (rag.verify_semantic_threshold) needs a real embedding model, which this
+machine does not have: `--embedding FILE --semantic 0.85` appends FILE (a [models.embedding]
+section, e.g. provider = "ollama" with your endpoint) to every config and sets the threshold,
+so the fallback can be calibrated where real weights are.
+Usage: bench/verify_bench.py [--kebab PATH] [--json-out PATH] [--embedding FILE --semantic T]
 """
 import argparse
 import json
@@ -30,14 +35,15 @@ DATA = os.path.join(REPO, "bench", "data", "verifier")
 FAKE_OLLAMA = os.path.join(REPO, "tests", "tools", "fake_ollama.py")
 MODES = ["auto", "warn", "refuse", "off"]
 TRUE_LABELS = {"right", "paraphrase"}
-LABELS = ["right", "paraphrase", "number", "negation", "wrong_source", "quote"]
+LABELS = ["right", "paraphrase", "number", "negation", "wrong_source", "quote", "name"]
 
 
 class Home:
     """A workspace of every note, a config per mode and the fake model server."""
 
-    def __init__(self, binary, cases):
+    def __init__(self, binary, cases, extra=""):
         self.binary = binary
+        self.extra = extra
         self.tmp = tempfile.mkdtemp(prefix="kebab-verify-bench-")
         self.ws = os.path.join(self.tmp, "ws")
         os.makedirs(self.ws)
@@ -57,7 +63,7 @@ class Home:
                     f'state_dir = "{self.tmp}/state"\n'
                     f'[models.llm]\nprovider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
                     f'endpoint = "{self.url}"\n'
-                    f'[rag]\nverify = "{mode}"\nscore_gate = 0.0\n')
+                    f'[rag]\nverify = "{mode}"\nscore_gate = 0.0\n{self.extra}')
         return path
 
     def run(self, mode, *args):
@@ -78,18 +84,29 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kebab", default=os.path.join(REPO, "build", "kebab"))
     ap.add_argument("--json-out")
+    ap.add_argument("--embedding", help="a TOML file with a [models.embedding] section")
+    ap.add_argument("--semantic", type=float, default=0.0,
+                    help="rag.verify_semantic_threshold (needs --embedding)")
     args = ap.parse_args()
+    if args.semantic > 0 and not args.embedding:
+        ap.error("--semantic needs --embedding FILE (a [models.embedding] section)")
+    extra = ""
+    if args.semantic > 0:
+        extra = f"verify_semantic_threshold = {args.semantic}\n"
+    if args.embedding:
+        with open(args.embedding, encoding="utf-8") as f:
+            extra += "\n" + f.read()
     if not os.access(args.kebab, os.X_OK):
         print(f"{args.kebab} is missing: run scripts/setup.sh first", file=sys.stderr)
         return 2
     with open(os.path.join(DATA, "cases.jsonl"), encoding="utf-8") as f:
         cases = [json.loads(line) for line in f if line.strip()]
 
-    home = Home(args.kebab, cases)
+    home = Home(args.kebab, cases, extra)
     passes = {m: {label: 0 for label in LABELS} for m in MODES}
     supported = {label: 0 for label in LABELS}
     totals = {label: 0 for label in LABELS}
-    skipped, failures = [], []
+    skipped, failures, verdicts = [], [], []
     try:
         home.run("auto", "ingest")
         for case in cases:
@@ -110,6 +127,10 @@ def main():
                     label = claim["label"]
                     ok = mode == "off" or checked[i]["status"] == "supported"
                     if mode == "auto":
+                        verdicts.append({"case": case["id"], "label": label, "text": claim["text"],
+                                         "status": checked[i]["status"],
+                                         "semantic": checked[i].get("semantic"),
+                                         "reasons": checked[i]["reasons"]})
                         totals[label] += 1
                         supported[label] += ok
                         if ok != (label in TRUE_LABELS):
@@ -131,7 +152,7 @@ def main():
         print(f"{label:14} {totals[label]:7d} {supported[label]:10d}")
     print(f"\n{'mode':8} {'true pass':>10} {'false pass':>11} {'recall':>7} {'precision':>10}")
     out = {"cases": len(cases) - len(skipped), "true_claims": n_true, "false_claims": n_false,
-           "supported": supported, "modes": {}}
+           "supported": supported, "modes": {}, "claims": verdicts}
     for mode in MODES:
         t = sum(passes[mode][label] for label in TRUE_LABELS)
         fp = sum(passes[mode].values()) - t

@@ -5,6 +5,7 @@
 #include "app/internal_store.h"
 #include "app/queries.h"
 #include "app/wire.h"
+#include "embed/open.h"
 #include "llm/open.h"
 #include "rag/pipeline.h"
 
@@ -27,6 +28,7 @@ Result<rag::AskOptions> OptionsFor(const config::Config& config, const AskReques
   // The config is validated, so the name is one of the modes.
   o.verify = rag::ParseVerifyMode(config.rag.verify).value_or(rag::VerifyMode::kAuto);
   o.verify_min_overlap = config.rag.verify_min_overlap;
+  o.verify_semantic_threshold = config.rag.verify_semantic_threshold;
   o.multi_hop = request.multi_hop;
   o.max_hops = config.rag.max_hops;
   o.max_sub_queries = config.rag.max_sub_queries;
@@ -117,7 +119,21 @@ Result<AskResult> Ask(const config::Config& config, const AskRequest& request,
   };
   hooks.on_retrieval = callbacks.on_retrieval;
   hooks.on_piece = callbacks.on_piece;
+  if (options.verify_semantic_threshold > 0 && config.embedding.provider != "none") {
+    hooks.embed =
+        [&](const std::vector<std::string>& texts) -> Result<std::vector<std::vector<float>>> {
+      KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config));
+      // A claim and a source sentence are compared as equals (symmetric similarity), which
+      // prefixed model families (e5, nomic) are trained to do with the query prefix.
+      return embedder->Embed(texts, embed::Purpose::kQuery);
+    };
+  }
   KEBAB_ASSIGN_OR_RETURN(result.answer, rag::Ask(options, hooks));
+  if (result.answer.verification && result.answer.verification->semantic_error) {
+    result.warnings.push_back("the semantic citation check did not run (" +
+                              *result.answer.verification->semantic_error +
+                              "); claims were judged by their words alone");
+  }
 
   if (!request.record) return result;
   // The answer stands even when it cannot be recorded (e.g. a read-only data dir).

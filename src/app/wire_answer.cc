@@ -32,12 +32,17 @@ json VerificationOf(const rag::Answer& a) {
                       {"cited", c.cited},
                       {"status", rag::ClaimStatusName(c.status)},
                       {"overlap", c.overlap ? json(*c.overlap) : json(nullptr)},
+                      {"semantic", c.semantic ? json(*c.semantic) : json(nullptr)},
                       {"missing_numbers", c.missing_numbers},
                       {"missing_quotes", c.missing_quotes},
+                      {"missing_names", c.missing_names},
                       {"reasons", c.reasons}});
   }
   return {{"mode", rag::VerifyModeName(a.verify_mode)},
           {"min_overlap", a.verify_min_overlap},
+          {"semantic_threshold",
+           a.verify_semantic_threshold > 0 ? json(a.verify_semantic_threshold) : json(nullptr)},
+          {"semantic_error", v.semantic_error ? json(*v.semantic_error) : json(nullptr)},
           {"cited_claims", v.cited_claims},
           {"verified_claims", v.verified_claims()},
           {"unsupported_claims", v.unsupported_claims},

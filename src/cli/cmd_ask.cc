@@ -129,10 +129,14 @@ void PrintClaims(const Output& out, const rag::Answer& a) {
       out.Line("└ " + where);
     }
     if (c.status == rag::ClaimStatus::kSupported) {
-      out.Line(out.Green("  ✓ supported") +
-               (c.overlap ? out.Dim(" (" + std::to_string(c.matched_words) + "/" +
-                                    std::to_string(c.content_words) + " words)")
-                          : std::string()));
+      std::string how;
+      if (c.semantic) {
+        how = " (semantic " + Fixed(*c.semantic) + ")";
+      } else if (c.overlap) {
+        how = " (" + std::to_string(c.matched_words) + "/" + std::to_string(c.content_words) +
+              " words)";
+      }
+      out.Line(out.Green("  ✓ supported") + out.Dim(how));
     } else {
       for (const std::string& why : c.reasons) out.Line(out.Red("  ✗ " + why));
     }

@@ -178,7 +178,8 @@ int Main(int argc, char** argv) {
       "ask",
       "Answer a question from the knowledge base, citing sources inline as [n] with a\n"
       "footer of path#L12-L34 citations. Every cited sentence is checked against its\n"
-      "source (numbers, quotes, words) and the status line says how many checked out.\n"
+      "source (numbers, names, quotes, words; by meaning too with\n"
+      "rag.verify_semantic_threshold) and the status line says how many checked out.\n"
       "Refuses (exit 1) when retrieval finds only weak evidence (rag.score_gate, no model\n"
       "call), when the model finds the sources not enough or cites none, and when the\n"
       "check fails: rag.verify = \"auto\" (default) refuses when no cited sentence is in\n"

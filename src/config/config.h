@@ -109,9 +109,12 @@ struct RagConfig {
   int max_context_tokens = 8000;
   std::string verify = "auto";      // auto | warn | refuse | off: what an unsupported citation does
   double verify_min_overlap = 0.5;  // share of a claim's content words its chunk must hold
-  int max_hops = 3;                 // --multi-hop: retrieval rounds after decomposition
-  int max_sub_queries = 4;          // --multi-hop: sub-queries per round
-  int max_pool_chunks = 15;         // --multi-hop: chunks pooled across hops
+  // Cosine similarity at which a claim that fails the word overlap passes on meaning (needs
+  // an embedding model); 0 = off, the default until calibrated with real weights.
+  double verify_semantic_threshold = 0;
+  int max_hops = 3;          // --multi-hop: retrieval rounds after decomposition
+  int max_sub_queries = 4;   // --multi-hop: sub-queries per round
+  int max_pool_chunks = 15;  // --multi-hop: chunks pooled across hops
 
   bool operator==(const RagConfig&) const = default;
 };

@@ -177,6 +177,12 @@ constexpr KeySpec kKeys[] = {
     {"rag", "verify_min_overlap", KEBAB_FIELD(rag.verify_min_overlap), false,
      "Share of a claim's content words that must appear in the chunk it cites.\n"
      "A number 0.0..1.0."},
+    {"rag", "verify_semantic_threshold", KEBAB_FIELD(rag.verify_semantic_threshold), false,
+     "A claim that fails only the word overlap (a paraphrase) passes when the embedding\n"
+     "model finds it this similar (cosine) to a sentence, or two in a row, of the chunk\n"
+     "it cites; numbers, names, quotes and negation must still hold. Needs\n"
+     "[models.embedding]. 0 (default) turns it off: it is not yet calibrated with real\n"
+     "weights; 0.80..0.90 suits most sentence-embedding models. A number 0.0..1.0."},
     {"rag", "max_hops", KEBAB_FIELD(rag.max_hops), false,
      "--multi-hop: retrieval rounds after the question is decomposed. An integer 1..10."},
     {"rag", "max_sub_queries", KEBAB_FIELD(rag.max_sub_queries), false,

@@ -154,6 +154,11 @@ Status Validate(const Config& config) {
   p.AtLeast("rag.max_context_tokens", config.rag.max_context_tokens, 1);
   p.OneOf("rag.verify", config.rag.verify, kVerifyModes);
   p.RangeReal("rag.verify_min_overlap", config.rag.verify_min_overlap, 0.0, 1.0);
+  p.RangeReal("rag.verify_semantic_threshold", config.rag.verify_semantic_threshold, 0.0, 1.0);
+  if (config.rag.verify_semantic_threshold > 0 && config.embedding.provider == "none") {
+    p.Add("rag.verify_semantic_threshold = " + FormatNumber(config.rag.verify_semantic_threshold) +
+          " needs an embedding model: set [models.embedding], or set it to 0");
+  }
   p.Range("rag.max_hops", config.rag.max_hops, 1, 10);
   p.Range("rag.max_sub_queries", config.rag.max_sub_queries, 1, 10);
   p.Range("rag.max_pool_chunks", config.rag.max_pool_chunks, 1, 100);

@@ -96,9 +96,11 @@ struct Answer {
   std::vector<PackedChunk> packed;      // the sources the prompt held
   // The citation check (rag.verify auto | warn | refuse); unset when off or nothing was cited.
   std::optional<Verification> verification;
-  // rag.verify and rag.verify_min_overlap the check ran with.
+  // rag.verify, rag.verify_min_overlap and rag.verify_semantic_threshold the check ran with
+  // (the threshold is 0 when the fallback was off or had no embedder).
   VerifyMode verify_mode = VerifyMode::kAuto;
   double verify_min_overlap = 0;
+  double verify_semantic_threshold = 0;
   std::vector<int> unknown_markers;  // cited numbers no source had; removed from the answer
   std::vector<Hop> hops;
   AnswerTimings timings;

@@ -35,6 +35,7 @@ struct AskOptions {
   std::optional<uint64_t> seed;
   VerifyMode verify = VerifyMode::kAuto;
   double verify_min_overlap = 0.5;
+  double verify_semantic_threshold = 0;  // > 0 with AskHooks::embed: the semantic fallback
   bool multi_hop = false;
   int max_hops = 3, max_sub_queries = 4, max_pool_chunks = 15;
   llm::ModelRef model;  // as configured: named in refusals that never open the model
@@ -50,6 +51,8 @@ struct AskHooks {
   std::function<Result<search::SearchResponse>(const std::string& query, int k)> retrieve;
   // Opens the language model; called only once generation is needed.
   std::function<Result<llm::LanguageModel*>()> open_model;
+  // Optional: embeds texts for the citation check's semantic fallback (VerifyOptions::embed).
+  std::function<Result<std::vector<std::vector<float>>>(const std::vector<std::string>&)> embed;
   // Optional: retrieval's hits, before the gate (answer_event.v1 retrieval_done).
   std::function<void(const std::vector<search::SearchHit>&)> on_retrieval;
   // Optional: each generated piece as it arrives; returning false stops generation.

@@ -1,6 +1,8 @@
 #include "rag/verify.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <span>
 #include <unordered_set>
@@ -32,6 +34,7 @@ constexpr size_t kMaxQuoteInReason = 80;
 // What one chunk offers as evidence, computed once per chunk per call.
 // One sentence of a chunk: its terms, and whether it says "not".
 struct EvidenceSentence {
+  std::string_view text;
   std::unordered_set<std::string> terms;
   bool negated = false;
 };
@@ -41,7 +44,25 @@ struct Evidence {
   std::unordered_set<std::string> numbers;
   internal::EvidenceWords words;
   std::vector<EvidenceSentence> sentences;
+  // The semantic fallback's windows (each sentence, and each two in a row), embedded on first
+  // need: a cache filled while the evidence is otherwise read-only.
+  mutable std::optional<std::vector<std::vector<float>>> window_vectors;
 };
+
+// Windows past this many sentences of a chunk are not embedded: the fallback's cost stays
+// bounded on a chunk that is one long list.
+constexpr size_t kMaxSemanticSentences = 64;
+
+double Cosine(const std::vector<float>& a, const std::vector<float>& b) {
+  if (a.size() != b.size() || a.empty()) return 0;
+  double dot = 0, na = 0, nb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    dot += static_cast<double>(a[i]) * b[i];
+    na += static_cast<double>(a[i]) * a[i];
+    nb += static_cast<double>(b[i]) * b[i];
+  }
+  return na == 0 || nb == 0 ? 0 : dot / std::sqrt(na * nb);
+}
 
 // The spans among sorted, disjoint `spans` that overlap [begin, end). Binary search keeps a
 // long answer's many claims from rescanning every span.
@@ -121,15 +142,14 @@ class Verifier {
     code_ = internal::FindCodeSpans(answer_);
     quotes_ = internal::FindQuotes(answer_, code_);
     markers_ = FindMarkers(answer_);
-    Verification out;
     for (const Claim& claim : internal::SplitClaims(answer_, code_, quotes_, markers_)) {
       ClaimCheck check = Check(claim);
-      out.cited_claims += check.status != ClaimStatus::kUncited;
-      out.unsupported_claims += check.status == ClaimStatus::kUnsupported;
-      out.uncited_claims += check.status == ClaimStatus::kUncited;
-      out.claims.push_back(std::move(check));
+      out_.cited_claims += check.status != ClaimStatus::kUncited;
+      out_.unsupported_claims += check.status == ClaimStatus::kUnsupported;
+      out_.uncited_claims += check.status == ClaimStatus::kUncited;
+      out_.claims.push_back(std::move(check));
     }
-    return out;
+    return std::move(out_);
   }
 
  private:
@@ -148,7 +168,8 @@ class Verifier {
           evidence->words.terms.insert(words.terms.begin(), words.terms.end());
           evidence->words.cjk_tokens += words.cjk_tokens;
           evidence->words.other_tokens += words.other_tokens;
-          evidence->sentences.push_back({std::move(words.terms), internal::IsNegated(sentence)});
+          evidence->sentences.push_back(
+              {sentence, std::move(words.terms), internal::IsNegated(sentence)});
         }
       }
       it = evidence_.emplace(number, std::move(evidence)).first;
@@ -187,8 +208,10 @@ class Verifier {
     CheckNumbers(parts, known, where, check);
     CheckQuotes(parts, known, where, check);
     const internal::ClaimWords words = internal::ContentWords(analyzer_, parts.body);
-    CheckOverlap(words, known, where, check);
+    CheckNames(words, known, where, check);
+    const bool overlap_failed = CheckOverlap(words, known, where, check);
     CheckNegation(parts, words, known, where, check);
+    if (overlap_failed && check.reasons.size() == 1) CheckMeaning(known, where, check);
     check.status = check.reasons.empty() ? ClaimStatus::kSupported : ClaimStatus::kUnsupported;
     return check;
   }
@@ -236,7 +259,23 @@ class Verifier {
     }
   }
 
-  void CheckOverlap(const internal::ClaimWords& words, const std::vector<const Evidence*>& known,
+  static void CheckNames(const internal::ClaimWords& words,
+                         const std::vector<const Evidence*>& known, const std::string& where,
+                         ClaimCheck& check) {
+    for (const auto& [term, written] : words.names) {
+      if (std::any_of(known.begin(), known.end(), [&, &term = term](const Evidence* e) {
+            return e->words.terms.count(term) > 0;
+          })) {
+        continue;
+      }
+      const std::string shown = SanitizeUtf8(written);
+      check.reasons.push_back("name \"" + shown + "\" not in " + where);
+      check.missing_names.push_back(shown);
+    }
+  }
+
+  // Whether the overlap check failed (a reason was added).
+  bool CheckOverlap(const internal::ClaimWords& words, const std::vector<const Evidence*>& known,
                     const std::string& where, ClaimCheck& check) {
     size_t cjk_tokens = 0, other_tokens = 0;
     for (const Evidence* e : known) {
@@ -257,12 +296,68 @@ class Verifier {
     count(words.other, other_tokens);
     check.content_words = content;
     check.matched_words = matched;
-    if (content < options_.min_overlap_words) return;
+    if (content < options_.min_overlap_words) return false;
     check.overlap = static_cast<double>(matched) / content;
-    if (*check.overlap < options_.min_overlap) {
-      check.reasons.push_back("only " + std::to_string(matched) + "/" + std::to_string(content) +
-                              " words found in " + where);
+    if (*check.overlap >= options_.min_overlap) return false;
+    check.reasons.push_back("only " + std::to_string(matched) + "/" + std::to_string(content) +
+                            " words found in " + where);
+    return true;
+  }
+
+  // The semantic fallback for a claim that failed on word overlap alone: its similarity to
+  // the closest window of the cited chunks decides.
+  void CheckMeaning(const std::vector<const Evidence*>& known, const std::string& where,
+                    ClaimCheck& check) {
+    if (!options_.embed || options_.semantic_threshold <= 0 || out_.semantic_error) return;
+    Result<std::vector<std::vector<float>>> claim = options_.embed({check.text});
+    if (!claim.ok() || claim->size() != 1) {
+      out_.semantic_error =
+          claim.ok() ? "the embedder returned no vector for a claim" : claim.status().message();
+      return;
     }
+    double best = -1;
+    for (const Evidence* e : known) {
+      if (!WindowVectors(*e)) return;
+      for (const std::vector<float>& window : *e->window_vectors) {
+        best = std::max(best, Cosine(claim->front(), window));
+      }
+    }
+    if (best < -0.5) return;  // no window at all
+    check.semantic = best;
+    if (best >= options_.semantic_threshold) {
+      check.reasons.clear();
+      return;
+    }
+    char line[96];
+    std::snprintf(line, sizeof line, "closest sentence of %s is %.2f alike, below %.2f",
+                  where.c_str(), best, options_.semantic_threshold);
+    check.reasons.push_back(line);
+  }
+
+  // Embeds `e`'s windows on first need; false (and semantic_error set) when that failed.
+  bool WindowVectors(const Evidence& e) {
+    if (e.window_vectors) return true;
+    std::vector<std::string> windows;
+    const size_t n = std::min(e.sentences.size(), kMaxSemanticSentences);
+    for (size_t i = 0; i < n; ++i) {
+      windows.emplace_back(e.sentences[i].text);
+      if (i + 1 < n) {
+        windows.push_back(std::string(e.sentences[i].text) + " " +
+                          std::string(e.sentences[i + 1].text));
+      }
+    }
+    if (windows.empty()) {
+      e.window_vectors.emplace();
+      return true;
+    }
+    Result<std::vector<std::vector<float>>> vectors = options_.embed(windows);
+    if (!vectors.ok() || vectors->size() != windows.size()) {
+      out_.semantic_error =
+          vectors.ok() ? "the embedder returned too few vectors" : vectors.status().message();
+      return false;
+    }
+    e.window_vectors = std::move(*vectors);
+    return true;
   }
 
   // A claim that says "not" where the source sentence it restates does not, or the other way
@@ -330,6 +425,7 @@ class Verifier {
   std::vector<QuoteSpan> quotes_;
   std::vector<MarkerGroup> markers_;
   std::map<int, std::optional<Evidence>> evidence_;
+  Verification out_;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 // checked against chunk n. A claim is supported when
 //  - every number it states appears among the cited chunks' numbers ("1,234" = "1234",
 //    "2026-04-27" = "2026년 4월 27일" = "April 27, 2026": a date is the numbers it is made of),
+//  - every name it uses ("SQLite", "WAL", "Norberg Works" past the first word) is a word of one
+//    of the cited chunks: a paraphrase rewords, it does not rename, and
 //  - every quoted span ("…", “…”, 「…」, 『…』, '…', `code`) appears in one cited chunk
 //    after folding (NFKC, case, whitespace, typographic quotes and dashes; a "…" inside a
 //    quote marks an elision, and each piece must appear), and
@@ -10,11 +12,15 @@
 //    only words in a script the chunks are written in count (a Korean sentence citing an
 //    English chunk is judged by its numbers and quotes), and a claim with fewer than
 //    `min_overlap_words` of them is judged by numbers and quotes alone.
+// When an embedding model is at hand and rag.verify_semantic_threshold is set, a claim whose
+// only failed check is the word overlap may still pass on meaning: its similarity to the
+// closest window (one sentence, or two in a row) of a cited chunk must reach the threshold.
+// Numbers, names, quotes, code and negation are never waived that way.
 // A claim with no marker is "uncited": reported, not a failure. What an unsupported claim
 // does to the answer (a warning or a refusal, rag.verify) is the caller's decision.
 //
 // Stateless; safe from any thread. Never throws on any input, invalid UTF-8 included (unless
-// the chunk_text callback does).
+// the chunk_text or embed callback does).
 #pragma once
 
 #include <functional>
@@ -22,6 +28,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/status.h"
 
 namespace kebab::rag {
 
@@ -44,6 +52,11 @@ struct VerifyOptions {
   // Snowball algorithm the words are stemmed with on both sides (search.stemmer), so
   // "stores" in a claim matches "stored" in a chunk.
   std::string stemmer = "english";
+  // The semantic fallback: one vector per text, in order (compared by cosine, so any length).
+  // It is called at most once per cited chunk and once per claim that needs it. Unset, or a
+  // threshold of 0, turns the fallback off.
+  std::function<Result<std::vector<std::vector<float>>>(const std::vector<std::string>&)> embed;
+  double semantic_threshold = 0;
 };
 
 enum class ClaimStatus {
@@ -66,8 +79,12 @@ struct ClaimCheck {
   std::optional<double> overlap;
   int content_words = 0;
   int matched_words = 0;
+  // The claim's cosine similarity to its closest window of the cited chunks, set when the
+  // semantic fallback judged it (it passed when semantic >= the threshold).
+  std::optional<double> semantic;
   std::vector<std::string> missing_numbers;  // as written in the claim ("1,234", "2026-04-27")
   std::vector<std::string> missing_quotes;   // the quoted text, whitespace collapsed
+  std::vector<std::string> missing_names;    // as written in the claim ("Halden")
   // One human-readable line per failed check, e.g. `number "42" not in [2]`,
   // `quote "fast and safe" not in [1]`, `only 2/7 words found in [1]`,
   // `cites no known chunk: [9]`. Empty unless kUnsupported.
@@ -79,6 +96,9 @@ struct Verification {
   int cited_claims = 0;
   int unsupported_claims = 0;
   int uncited_claims = 0;
+  // Why the semantic fallback could not run (the embedder's error), when it was needed and
+  // failed: the claims it would have judged keep their lexical verdict.
+  std::optional<std::string> semantic_error;
 
   bool all_supported() const { return unsupported_claims == 0; }
   int verified_claims() const { return cited_claims - unsupported_claims; }

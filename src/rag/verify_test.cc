@@ -130,8 +130,8 @@ TEST(VerifyTest, ClaimCitingTheWrongChunkFailsOnOverlap) {
   const std::string claim = "kebab keeps every document and vector in one SQLite file";
   const ClaimCheck wrong = Only(claim + " [2].");
   EXPECT_EQ(wrong.status, ClaimStatus::kUnsupported);
-  ASSERT_EQ(wrong.reasons.size(), 1u);
-  EXPECT_THAT(wrong.reasons[0], HasSubstr("words found in [2]"));
+  EXPECT_THAT(wrong.reasons,
+              ElementsAre("name \"SQLite\" not in [2]", HasSubstr("words found in [2]")));
   EXPECT_LT(*wrong.overlap, 0.5);
   EXPECT_EQ(Only(claim + " [1].").status, ClaimStatus::kSupported);
   // Citing both is checked against their union.
@@ -333,6 +333,142 @@ TEST(VerifyTest, LongAnswersAreCheckedClaimByClaim) {
 
 // Random bytes, biased towards the characters the scanners care about, never crash the
 // verifier or the marker rewrite and always yield consistent results.
+TEST(VerifyTest, NamesMustBeInTheCitedChunk) {
+  // A paraphrase rewords; it does not rename. Most of the words are right, the name is not.
+  const ClaimCheck renamed =
+      Only("kebab keeps every document, chunk and vector in one PostgreSQL file [1].");
+  EXPECT_EQ(renamed.status, ClaimStatus::kUnsupported);
+  EXPECT_THAT(renamed.missing_names, ElementsAre("PostgreSQL"));
+  EXPECT_THAT(renamed.reasons, ElementsAre("name \"PostgreSQL\" not in [1]"));
+  // Names are matched as words whatever their case or inflection in the chunk...
+  EXPECT_EQ(Only("The file is opened in WAL mode [1].").status, ClaimStatus::kSupported);
+  // ... the first word is capitalized for the sentence, and month names belong to dates,
+  // which are checked as numbers.
+  EXPECT_EQ(Only("Copying the single file moves the knowledge base [1].").status,
+            ClaimStatus::kSupported);
+  EXPECT_EQ(Only("Version 2.1 was released on April 27, 2026 [2].").status,
+            ClaimStatus::kSupported);
+  // A word of letters and digits is a name too: a model number.
+  EXPECT_THAT(Only("Version 2.1 added Korean bigram tokenization for the X200 [2].").missing_names,
+              ElementsAre("X200"));
+  // Latin names inside a Korean claim are checked the same way.
+  EXPECT_THAT(Only("kebab은 모든 문서를 MySQL 파일 하나에 저장한다 [3].").missing_names,
+              ElementsAre("MySQL"));
+}
+
+// A stand-in for an embedding model at the VerifyOptions::embed boundary: texts whose words
+// share their first four letters are alike (a bag of hashed prefixes), so a paraphrase that
+// keeps the stems of its source scores high and an unrelated sentence low.
+std::vector<float> PrefixBag(std::string_view text) {
+  std::vector<float> v(64, 0.0f);
+  std::string word;
+  auto flush = [&] {
+    if (word.size() >= 3) v[std::hash<std::string>{}(word.substr(0, 4)) % v.size()] += 1;
+    word.clear();
+  };
+  for (char c : text) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      word += static_cast<char>(c | 0x20);
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return v;
+}
+
+struct FakeEmbedder {
+  int calls = 0;
+  bool fail = false;
+  std::vector<std::string> seen;
+
+  Result<std::vector<std::vector<float>>> operator()(const std::vector<std::string>& texts) {
+    ++calls;
+    if (fail) return Status(ErrorCode::kModelUnreachable, "embedding server is down");
+    std::vector<std::vector<float>> out;
+    for (const std::string& t : texts) {
+      seen.push_back(t);
+      out.push_back(PrefixBag(t));
+    }
+    return out;
+  }
+};
+
+VerifyOptions Semantic(FakeEmbedder& fake, double threshold) {
+  VerifyOptions options;
+  options.embed = [&fake](const std::vector<std::string>& texts) { return fake(texts); };
+  options.semantic_threshold = threshold;
+  return options;
+}
+
+TEST(VerifyTest, SemanticFallbackAcceptsAParaphraseThatFailsTheWordOverlap) {
+  const std::map<int, std::string> chunks = {
+      {1,
+       "A checkpoint copies committed pages from the WAL back into the database. Readers never "
+       "block writers."}};
+  const std::string answer =
+      "Checkpointing moves the committed pages out of the log and into the main database file "
+      "[1].";
+  const Verification lexical = VerifyAnswer(answer, FromChunks(chunks));
+  ASSERT_EQ(lexical.claims[0].status, ClaimStatus::kUnsupported);
+  EXPECT_FALSE(lexical.claims[0].semantic);
+
+  FakeEmbedder fake;
+  const Verification v = VerifyAnswer(answer, FromChunks(chunks), Semantic(fake, 0.5));
+  const ClaimCheck& c = v.claims[0];
+  EXPECT_EQ(c.status, ClaimStatus::kSupported);
+  ASSERT_TRUE(c.semantic);
+  EXPECT_GE(*c.semantic, 0.5);
+  EXPECT_THAT(c.reasons, IsEmpty());
+  // One call for the claim, one for the chunk's windows: each sentence and each pair in a row.
+  EXPECT_EQ(fake.calls, 2);
+  EXPECT_THAT(fake.seen, Contains("A checkpoint copies committed pages from the WAL back into "
+                                  "the database. Readers never block writers."));
+
+  // Below the threshold it stays unsupported, and says how close it came.
+  FakeEmbedder strict;
+  const ClaimCheck far = VerifyAnswer(answer, FromChunks(chunks), Semantic(strict, 0.99)).claims[0];
+  EXPECT_EQ(far.status, ClaimStatus::kUnsupported);
+  ASSERT_TRUE(far.semantic);
+  EXPECT_THAT(far.reasons,
+              ElementsAre(HasSubstr("words found in [1]"), HasSubstr("alike, below 0.99")));
+}
+
+TEST(VerifyTest, SemanticFallbackNeverWaivesNumbersNamesOrNegation) {
+  const std::map<int, std::string> chunks = {
+      {1,
+       "A checkpoint copies committed pages from the WAL back into the database every 1000 "
+       "pages."}};
+  FakeEmbedder fake;
+  const VerifyOptions options = Semantic(fake, 0.01);
+  for (const char* answer :
+       {"Checkpointing moves committed pages from the log into the database every 500 pages [1].",
+        "Checkpointing moves committed pages from the Oracle log into the main database [1].",
+        "Checkpointing never moves committed pages out of the log into the database file [1]."}) {
+    const ClaimCheck c = VerifyAnswer(answer, FromChunks(chunks), options).claims[0];
+    EXPECT_EQ(c.status, ClaimStatus::kUnsupported) << answer;
+    EXPECT_FALSE(c.semantic) << answer;
+  }
+  // Claims that pass on their words never reach the embedder.
+  EXPECT_EQ(fake.calls, 0);
+  EXPECT_EQ(Only("kebab keeps every document, chunk and vector in one SQLite file [1].").status,
+            ClaimStatus::kSupported);
+}
+
+TEST(VerifyTest, AnEmbedderErrorLeavesTheWordVerdictAndIsReported) {
+  const std::map<int, std::string> chunks = {
+      {1, "A checkpoint copies committed pages from the WAL back into the database."}};
+  FakeEmbedder fake;
+  fake.fail = true;
+  const Verification v = VerifyAnswer(
+      "Checkpointing moves the committed pages out of the log into the main file [1]. "
+      "Afterwards the journal shrinks back down to nothing at all [1].",
+      FromChunks(chunks), Semantic(fake, 0.5));
+  EXPECT_EQ(v.unsupported_claims, 2);
+  EXPECT_EQ(v.semantic_error, "embedding server is down");
+  EXPECT_EQ(fake.calls, 1);  // not retried for every claim
+}
+
 TEST(VerifyTest, SurvivesRandomBytes) {
   const std::string_view pieces[] = {
       "[",    "]",    "#",          "1",  "2",      "9",    "0",      ",",    ".",

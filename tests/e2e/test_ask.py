@@ -149,6 +149,74 @@ class AskTest(KebabTestCase):
         self.assertEqual(answer["refusal_reason"], "unsupported_claims")
         self.assertEqual(answer["verification"]["claims"][0]["missing_numbers"], ["3"])
 
+    def test_verify_off_skips_the_check(self):
+        self.use_llm('provider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
+                     f'endpoint = "{self.ollama.url}"\n', rag='verify = "off"\n')
+        self.script("The compost heap must be turned every 3 days [#1].")
+        answer = self.ask(COMPOST)
+        self.assertTrue(answer["grounded"])
+        self.assertNotIn("verification", answer)
+        r = self.sb.run("ask", COMPOST)
+        self.assertExit(r, EXIT_OK)
+        self.assertIn("grounded ✓", r.stdout)
+        self.assertNotIn("verified", r.stdout)
+
+    def test_semantic_fallback_passes_a_paraphrase_and_says_so(self):
+        # The "trigrams" embedding model of the fake server makes texts that share word
+        # pieces alike: a stand-in for a sentence-embedding model at the HTTP boundary.
+        embedding = (f'[models.embedding]\nprovider = "ollama"\nmodel = "trigrams"\n'
+                     f'endpoint = "{self.ollama.url}"\ndimensions = 256\n')
+        llm = f'provider = "ollama"\nmodel = "qwen2.5:0.5b"\nendpoint = "{self.ollama.url}"\n'
+        paraphrase = "Composting kitchen leftovers yields humus; aerate the pile biweekly [#1]."
+        unrelated = "Rust programmers rely on ownership semantics and lifetimes everywhere [#1]."
+        self.script(f"{paraphrase} {unrelated}")
+        self.sb.write_config(extra=f"[models.llm]\n{llm}\n{embedding}\n[rag]\n")
+        self.ingest()
+        # By words alone neither claim holds, so the default mode refuses the answer.
+        lexical = self.ask("--mode", "lexical", COMPOST, rc=EXIT_NO_RESULT)
+        self.assertEqual([c["status"] for c in lexical["verification"]["claims"]],
+                         ["unsupported", "unsupported"])
+        self.assertIsNone(lexical["verification"]["semantic_threshold"])
+
+        self.sb.write_config(extra=f"[models.llm]\n{llm}\n{embedding}\n"
+                                   "[rag]\nverify_semantic_threshold = 0.3\n")
+        answer = self.ask("--mode", "lexical", COMPOST)
+        v = answer["verification"]
+        self.assertEqual(v["semantic_threshold"], 0.3)
+        self.assertIsNone(v["semantic_error"])
+        first, second = v["claims"]
+        self.assertEqual(first["status"], "supported", first)
+        self.assertGreaterEqual(first["semantic"], 0.3)
+        self.assertLess(first["overlap"], 0.5)  # it failed on words alone
+        self.assertEqual(second["status"], "unsupported")
+        self.assertLess(second["semantic"], 0.3)
+        self.assertIn("alike, below 0.30", second["reasons"][-1])
+        self.assertEqual(v["verified_claims"], 1)
+        r = self.sb.run("ask", "--explain", "--mode", "lexical", COMPOST)
+        self.assertExit(r, EXIT_OK)
+        self.assertRegex(r.stdout, r"✓ supported \(semantic 0\.\d\d\)")
+        self.assertIn("grounded ✓  verified 1/2 claims", r.stdout)
+
+        # An embedding server that is down costs the fallback, not the answer.
+        self.sb.write_config(extra=f"[models.llm]\n{llm}\n"
+                                   f'[models.embedding]\nprovider = "ollama"\nmodel = "broken"\n'
+                                   f'endpoint = "{self.ollama.url}"\ndimensions = 256\n'
+                                   "[rag]\nverify_semantic_threshold = 0.3\n")
+        r = self.sb.run("--json", "ask", "--mode", "lexical", COMPOST)
+        self.assertExit(r, EXIT_NO_RESULT)
+        answer = json.loads(r.stdout)
+        self.assertIn("llama runner process has terminated",
+                      answer["verification"]["semantic_error"])
+        r = self.sb.run("ask", "--mode", "lexical", COMPOST)
+        self.assertExit(r, EXIT_NO_RESULT)
+        self.assertIn("warning: the semantic citation check did not run", r.stderr)
+
+    def test_semantic_threshold_without_an_embedding_model_is_a_config_error(self):
+        self.use_llm('provider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
+                     f'endpoint = "{self.ollama.url}"\n', rag="verify_semantic_threshold = 0.8\n")
+        err = self.assertError(self.sb.run("--json", "ask", COMPOST), "config_invalid")
+        self.assertIn("needs an embedding model", err["message"])
+
     def test_score_gate_refuses_without_calling_the_model(self):
         # The scripted reply would be "grounded"; the gate must stop the ask before it.
         self.script("Revenue was 5 million [#1].")
@@ -284,6 +352,33 @@ class AskInProcessTest(KebabTestCase):
         self.assertTrue(check["ok"], check)
         self.assertIn("context 512 tokens", check["detail"])
 
+
+    def test_the_semantic_fallback_runs_a_real_gguf_embedder(self):
+        # Random weights make the similarity meaningless; what is pinned is that a real
+        # in-process model embeds the claim and the chunk's windows and the score is reported.
+        reply = os.path.join(self.sb.tmp, "reply.txt")
+        with open(reply, "w", encoding="utf-8") as f:
+            f.write("Composting kitchen leftovers yields humus; aerate the pile biweekly [#1].")
+        ollama = FakeOllama(reply)
+        self.addCleanup(ollama.close)
+        self.sb.copy_fixture("notes")
+        self.sb.write_config(extra=f'[models.llm]\nprovider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
+                                   f'endpoint = "{ollama.url}"\n'
+                                   f'[models.embedding]\nprovider = "llama"\n'
+                                   f'model = "{os.path.join(MODELS, "bge-tiny.gguf")}"\n'
+                                   'threads = 2\n[rag]\nverify = "warn"\n'
+                                   'verify_semantic_threshold = 0.5\n')
+        self.ingest()
+        answer = self.kjson("ask", "--mode", "lexical", COMPOST, schema="answer")
+        v = answer["verification"]
+        self.assertEqual(v["semantic_threshold"], 0.5)
+        self.assertIsNone(v["semantic_error"])
+        [claim] = v["claims"]
+        self.assertLess(claim["overlap"], 0.5)
+        self.assertGreaterEqual(claim["semantic"], -1.0)
+        self.assertLessEqual(claim["semantic"], 1.0 + 1e-6)
+        self.assertEqual(claim["status"], "supported" if claim["semantic"] >= 0.5 else
+                         "unsupported")
 
 if __name__ == "__main__":
     unittest.main()

@@ -31,6 +31,8 @@ models, for both:
   broken  -> 500 {"error": "llama runner process has terminated"}
   slow    -> answers after 5 s
   short   -> one vector fewer than inputs (embeddings)
+  trigrams -> embeddings of 256 floats: a bag of the text's lower-cased letter trigrams, so
+             texts that share word pieces are alike (the citation check's semantic fallback)
   garbage -> 200 with a body that is not JSON
   stall   -> chat: sends the first piece, then nothing for 30 s
   crash   -> chat: sends the first piece, then an error message, and ends the stream
@@ -85,6 +87,15 @@ def vector_for(text):
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     # Eight signed 16-bit values in [-1, 1), offset so no vector is zero.
     return [v / 32768.0 + 0.01 for v in struct.unpack("<8h", digest[:16])]
+
+
+def trigram_vector(text):
+    v = [0.0] * 256
+    for word in re.findall(r"[a-z]+", text.lower()):
+        for i in range(len(word) - 2):
+            v[hashlib.sha256(word[i:i + 3].encode()).digest()[0]] += 1.0
+    v[0] += 0.01  # never the zero vector
+    return v
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -180,7 +191,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         inputs = req.get("input", [])
         if isinstance(inputs, str):
             inputs = [inputs]
-        embeddings = [vector_for(t) for t in inputs]
+        embed = trigram_vector if model == "trigrams" else vector_for
+        embeddings = [embed(t) for t in inputs]
         if model == "short":
             embeddings = embeddings[:-1]
         if openai:

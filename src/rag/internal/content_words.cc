@@ -61,6 +61,20 @@ bool IsCjk(std::string_view term) {
          (cp >= 0xF900 && cp <= 0xFAFF) || cp >= 0x20000;
 }
 
+// Capitalized in English whatever their role, and a date's words: "April 27, 2026" is checked
+// as the numbers 2026, 4 and 27.
+constexpr std::string_view kCapitalizedWords[] = {
+    "january",   "february",  "march",   "april",    "may",      "june",   "july",
+    "august",    "september", "october", "november", "december", "monday", "tuesday",
+    "wednesday", "thursday",  "friday",  "saturday", "sunday",   "i"};
+
+bool IsAsciiUpper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+bool IsAsciiDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+
 bool AllDigits(std::string_view term) {
   return std::all_of(term.begin(), term.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -70,13 +84,31 @@ bool Contains(const std::string_view (&list)[N], std::string_view word) {
   return std::find(std::begin(list), std::end(list), word) != std::end(list);
 }
 
-bool IsEnglishStopword(std::string_view written) {
-  if (written.size() > 9) return false;  // longer than any stopword
+std::string AsciiLower(std::string_view written) {
   std::string lower(written);
   for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+    if (IsAsciiUpper(c)) c = static_cast<char>(c + ('a' - 'A'));
   }
-  return Contains(kEnglishStopwords, lower);
+  return lower;
+}
+
+bool IsEnglishStopword(std::string_view written) {
+  if (written.size() > 9) return false;  // longer than any stopword
+  return Contains(kEnglishStopwords, AsciiLower(written));
+}
+
+// Whether a written word is a name (ClaimWords::names); `first` is the claim's first word,
+// capitalized because it starts the sentence.
+bool IsName(std::string_view written, bool first) {
+  if (written.size() < 2) return false;
+  const bool letters = std::any_of(written.begin(), written.end(), [](char c) {
+    return IsAsciiUpper(c) || (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80;
+  });
+  const bool digits = std::any_of(written.begin(), written.end(), IsAsciiDigit);
+  const bool inner_capital = std::any_of(written.begin() + 1, written.end(), IsAsciiUpper);
+  if (!IsAsciiUpper(written[0]) && !(letters && digits)) return false;
+  if (Contains(kCapitalizedWords, AsciiLower(written))) return false;
+  return inner_capital || (letters && digits) || !first;
 }
 
 // Byte ranges of `text` that are Korean particles or endings (`을` of `회의록을`, `하였습니다`
@@ -98,16 +130,22 @@ class ClaimSink : public text::TokenSink {
       : text_(text), out_(out), suffixes_(KoreanSuffixes(text)) {}
 
   void OnToken(std::string_view term, int start, int end) override {
+    // The claim's first word is capitalized for the sentence, not for being a name.
+    const bool first = !seen_word_;
+    seen_word_ = true;
     if (AllDigits(term)) return;
     const bool cjk = IsCjk(term);
     if (cjk && InSuffix(static_cast<size_t>(start), static_cast<size_t>(end))) return;
-    if (cjk ? Contains(kKoreanStopterms, term)
-            : IsEnglishStopword(
-                  text_.substr(static_cast<size_t>(start), static_cast<size_t>(end - start)))) {
-      return;
-    }
+    const std::string_view written =
+        text_.substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
+    if (cjk ? Contains(kKoreanStopterms, term) : IsEnglishStopword(written)) return;
     std::vector<std::string>& list = cjk ? out_.cjk : out_.other;
     if (std::find(list.begin(), list.end(), term) == list.end()) list.emplace_back(term);
+    if (!cjk && IsName(written, first) &&
+        std::none_of(out_.names.begin(), out_.names.end(),
+                     [&](const auto& name) { return name.first == term; })) {
+      out_.names.emplace_back(term, written);
+    }
   }
 
  private:
@@ -122,6 +160,7 @@ class ClaimSink : public text::TokenSink {
   std::string_view text_;
   ClaimWords& out_;
   std::vector<std::pair<size_t, size_t>> suffixes_;
+  bool seen_word_ = false;
 };
 
 class EvidenceSink : public text::TokenSink {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "text/analyzer.h"
@@ -17,6 +18,12 @@ namespace kebab::rag::internal {
 struct ClaimWords {
   std::vector<std::string> cjk;    // Hangul, Han and Kana bigrams (or lone characters)
   std::vector<std::string> other;  // every other word
+  // Names among `other`, which a paraphrase keeps as they are: words with a capital after
+  // their first letter or a digit beside letters ("SQLite", "WAL", "K4"), and capitalized words
+  // past the claim's first word ("built by Norberg Works"). Month and weekday names are
+  // left out: dates are checked as numbers, whatever their spelling. Each entry is
+  // {term, written}.
+  std::vector<std::pair<std::string, std::string>> names;
 };
 
 // Dropped: English stopwords and answer boilerplate ("according", "source"), common Korean

@@ -81,8 +81,9 @@ void Refuse(RefusalReason reason, const std::vector<search::SearchHit>& candidat
   }
 }
 
-void FinishAnswer(const AskOptions& options, const llm::Generation& generation,
-                  const std::vector<PackedChunk>& packed, Answer* answer) {
+void FinishAnswer(const AskOptions& options, const AskHooks& hooks,
+                  const llm::Generation& generation, const std::vector<PackedChunk>& packed,
+                  Answer* answer) {
   answer->model_text = generation.text;
   const std::string_view reply = Trim(generation.text);
   const MarkerRewrite rewrite = RewriteMarkers(reply, static_cast<int>(packed.size()));
@@ -119,8 +120,12 @@ void FinishAnswer(const AskOptions& options, const llm::Generation& generation,
   };
   answer->verify_mode = options.verify;
   answer->verify_min_overlap = options.verify_min_overlap;
-  answer->verification = VerifyAnswer(
-      reply, chunk_text, {.min_overlap = options.verify_min_overlap, .stemmer = options.stemmer});
+  answer->verify_semantic_threshold = hooks.embed ? options.verify_semantic_threshold : 0.0;
+  answer->verification = VerifyAnswer(reply, chunk_text,
+                                      {.min_overlap = options.verify_min_overlap,
+                                       .stemmer = options.stemmer,
+                                       .embed = hooks.embed,
+                                       .semantic_threshold = answer->verify_semantic_threshold});
   // A grounded answer is one the check found support for: under auto an answer none of whose
   // cited claims holds is refused, while partial support is flagged and kept.
   const Verification& v = *answer->verification;

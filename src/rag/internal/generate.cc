@@ -72,7 +72,7 @@ Status AnswerFrom(const AskOptions& options, const AskHooks& hooks, llm::Languag
                                          : count(generation.text);
 
   const Clock::time_point verify_start = Clock::now();
-  FinishAnswer(options, generation, packing.chunks, answer);
+  FinishAnswer(options, hooks, generation, packing.chunks, answer);
   answer->timings.verify_ms = MsSince(verify_start);
   return Status::OK();
 }

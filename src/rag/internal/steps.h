@@ -31,7 +31,8 @@ Status AnswerFrom(const AskOptions& options, const AskHooks& hooks, llm::Languag
 
 // Fills answer text, citations, grounded / refusal and verification from the model's reply
 // to a prompt that held `packed`.
-void FinishAnswer(const AskOptions& options, const llm::Generation& generation,
-                  const std::vector<PackedChunk>& packed, Answer* answer);
+void FinishAnswer(const AskOptions& options, const AskHooks& hooks,
+                  const llm::Generation& generation, const std::vector<PackedChunk>& packed,
+                  Answer* answer);
 
 }  // namespace kebab::rag::internal
