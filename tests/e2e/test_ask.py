@@ -6,6 +6,7 @@ Qwen2 GGUF run in-process by llama.cpp (its words are noise, so only properties 
 any reply are checked)."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -15,6 +16,7 @@ from kebab_e2e import (EXIT_ERROR, EXIT_NO_RESULT, EXIT_OK, REPO, KebabTestCase,
                        kill_quietly, schema_errors)
 
 FAKE_OLLAMA = os.path.join(REPO, "tests", "tools", "fake_ollama.py")
+VERIFIER = os.path.join(REPO, "bench", "data", "verifier")
 MODELS = os.environ.get("KEBAB_TINY_MODEL_DIR", "")
 QWEN2_TINY = os.path.join(MODELS, "qwen2-tiny.gguf")
 COMPOST = "how often should the compost heap be turned?"
@@ -216,6 +218,48 @@ class AskTest(KebabTestCase):
                      f'endpoint = "{self.ollama.url}"\n', rag="verify_semantic_threshold = 0.8\n")
         err = self.assertError(self.sb.run("--json", "ask", COMPOST), "config_invalid")
         self.assertIn("needs an embedding model", err["message"])
+
+    def test_the_verifier_benchmark_cases_in_every_mode(self):
+        # An English and a Korean case of bench/data/verifier: right, paraphrased and subtly
+        # wrong claims (a number, a negation, a swapped source, an invented quote, a name).
+        with open(os.path.join(VERIFIER, "cases.jsonl"), encoding="utf-8") as f:
+            cases = {c["id"]: c for c in map(json.loads, f)}
+        for case_id in ("harbor_tram", "haesol_library"):
+            case = cases[case_id]
+            with self.subTest(case=case_id):
+                sb_note = self.sb.path(os.path.basename(case["note"]))
+                shutil.copy(os.path.join(VERIFIER, case["note"]), sb_note)
+                self.ingest()
+                claims = [c for c in case["claims"]
+                          if c["label"] in ("right", "number", "negation", "wrong_source",
+                                            "quote", "name")]
+                self.script(" ".join(c["text"] for c in claims))
+                question = case["question"]
+                for mode, rc, grounded in (("auto", EXIT_OK, True), ("warn", EXIT_OK, True),
+                                           ("refuse", EXIT_NO_RESULT, False),
+                                           ("off", EXIT_OK, True)):
+                    self.use_llm('provider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
+                                 f'endpoint = "{self.ollama.url}"\n',
+                                 rag=f'verify = "{mode}"\nscore_gate = 0.0\n')
+                    answer = self.ask("--mode", "lexical", question, rc=rc)
+                    self.assertEqual(answer["grounded"], grounded, mode)
+                    if mode == "off":
+                        self.assertNotIn("verification", answer)
+                        continue
+                    self.assertEqual(answer["citations"][0]["citation"]["path"],
+                                     os.path.basename(case["note"]))
+                    checked = answer["verification"]["claims"]
+                    self.assertEqual(
+                        [c["status"] for c in checked],
+                        ["supported" if c["label"] == "right" else "unsupported"
+                         for c in claims], mode)
+                    self.assertEqual(answer["verification"]["verified_claims"], 1)
+                    r = self.sb.run("ask", "--mode", "lexical", question)
+                    self.assertExit(r, rc)
+                    if grounded:
+                        self.assertIn(f"grounded ✓  verified 1/{len(claims)} claims", r.stdout)
+                    else:
+                        self.assertIn("grounded ✗", r.stdout)
 
     def test_score_gate_refuses_without_calling_the_model(self):
         # The scripted reply would be "grounded"; the gate must stop the ask before it.
