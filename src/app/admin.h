@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/session.h"
 #include "config/config.h"
 #include "store/store.h"
 
@@ -26,7 +27,9 @@ struct InitReport {
 
 // Writes the annotated default config to `config_path` (kept unless `force`), creates the
 // data, cache and state directories and the workspace root, and creates the index.
-Result<InitReport> Init(const std::string& config_path, bool force, const config::Environment& env);
+// Fails with readonly_mode in a read-only `options`.
+Result<InitReport> Init(const std::string& config_path, bool force, const config::Environment& env,
+                        SessionOptions options = {});
 
 struct DoctorCheck {
   std::string name;
@@ -40,9 +43,9 @@ struct DoctorReport {
   std::vector<DoctorCheck> checks;
 };
 
-// Runs every health check. `config` is null when loading failed (load_status says why).
-DoctorReport Doctor(const config::Config* config, const Status& load_status,
-                    const std::string& config_path);
+// Runs every health check. `session` is null when loading the config failed (load_status
+// says why).
+DoctorReport Doctor(Session* session, const Status& load_status, const std::string& config_path);
 
 struct SchemaInfo {
   std::vector<std::string> wire_schemas;
@@ -56,7 +59,7 @@ struct SchemaInfo {
   bool indexed = false;
 };
 
-Result<SchemaInfo> Schema(const config::Config& config);
+Result<SchemaInfo> Schema(Session& session);
 
 // kVectorOnly deletes every embedding space and vector from the index (documents, chunks and
 // the lexical index stay), e.g. after switching models; the next ingest re-embeds.
@@ -70,7 +73,7 @@ struct ResetReport {
 };
 
 // Paths a reset of `scope` removes (for the confirmation prompt).
-std::vector<std::string> ResetTargets(const config::Config& config, ResetScope scope);
-Result<ResetReport> Reset(const config::Config& config, ResetScope scope);
+std::vector<std::string> ResetTargets(Session& session, ResetScope scope);
+Result<ResetReport> Reset(Session& session, ResetScope scope);
 
 }  // namespace kebab::app

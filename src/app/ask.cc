@@ -2,11 +2,10 @@
 
 #include <memory>
 
+#include "app/internal/session_state.h"
 #include "app/internal_store.h"
 #include "app/queries.h"
 #include "app/wire.h"
-#include "embed/open.h"
-#include "llm/open.h"
 #include "rag/pipeline.h"
 
 namespace kebab::app {
@@ -76,8 +75,8 @@ store::AnswerRecord RecordOf(const rag::Answer& a, bool explain) {
 
 }  // namespace
 
-Result<AskResult> Ask(const config::Config& config, const AskRequest& request,
-                      const AskCallbacks& callbacks) {
+Result<AskResult> Ask(Session& session, const AskRequest& request, const AskCallbacks& callbacks) {
+  const config::Config& config = session.config();
   if (request.question.find_first_not_of(" \t\r\n") == std::string::npos) {
     return InvalidInput("the question is empty", "kebab ask \"what are the chunking rules?\"");
   }
@@ -98,7 +97,8 @@ Result<AskResult> Ask(const config::Config& config, const AskRequest& request,
   if (config.embedding.provider == "none") {
     result.hint = "lexical retrieval only: set [models.embedding] for retrieval by meaning";
   }
-  std::unique_ptr<llm::LanguageModel> model;
+  // Held from the first generation to the end of this ask (multi-hop generates several times).
+  std::optional<internal::Lease<llm::LanguageModel>> model;
   rag::AskHooks hooks;
   hooks.retrieve = [&](const std::string& query, int k) {
     search::SearchRequest s;
@@ -108,21 +108,21 @@ Result<AskResult> Ask(const config::Config& config, const AskRequest& request,
     s.filters = request.filters;
     s.snippet_chars = config.search.snippet_chars;
     s.trace = request.explain;
-    return Search(config, std::move(s));
+    return Search(session, std::move(s));
   };
   hooks.open_model = [&]() -> Result<llm::LanguageModel*> {
-    if (request.model != nullptr) return request.model;
     if (!model) {
-      KEBAB_ASSIGN_OR_RETURN(model, llm::OpenLanguageModel(config));
+      KEBAB_ASSIGN_OR_RETURN(auto lease, session.state().LanguageModel(config));
+      model.emplace(std::move(lease));
     }
-    return model.get();
+    return &**model;
   };
   hooks.on_retrieval = callbacks.on_retrieval;
   hooks.on_piece = callbacks.on_piece;
   if (options.verify_semantic_threshold > 0 && config.embedding.provider != "none") {
     hooks.embed =
         [&](const std::vector<std::string>& texts) -> Result<std::vector<std::vector<float>>> {
-      KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config));
+      KEBAB_ASSIGN_OR_RETURN(auto embedder, session.state().Embedder(config));
       // A claim and a source sentence are compared as equals (symmetric similarity), which
       // prefixed model families (e5, nomic) are trained to do with the query prefix.
       return embedder->Embed(texts, embed::Purpose::kQuery);
@@ -135,7 +135,8 @@ Result<AskResult> Ask(const config::Config& config, const AskRequest& request,
                               "); claims were judged by their words alone");
   }
 
-  if (!request.record) return result;
+  model.reset();
+  if (!request.record || session.readonly()) return result;
   // The answer stands even when it cannot be recorded (e.g. a read-only data dir).
   Status recorded = [&]() -> Status {
     KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, /*readonly=*/false));
@@ -147,7 +148,8 @@ Result<AskResult> Ask(const config::Config& config, const AskRequest& request,
   return result;
 }
 
-Result<std::string> StoredAnswerJson(const config::Config& config, const std::string& trace_id) {
+Result<std::string> StoredAnswerJson(Session& session, const std::string& trace_id) {
+  const config::Config& config = session.config();
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, /*readonly=*/true));
   std::optional<std::string> json;
   // A file from before the answers table (schema V005) has no answers yet.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/session.h"
 #include "config/config.h"
 #include "core/search_types.h"
 #include "llm/language_model.h"
@@ -25,12 +26,9 @@ struct AskRequest {
   std::optional<double> temperature;
   std::optional<uint64_t> seed;
   bool multi_hop = false;
-  bool record = true;  // keep the answer in the answers table (not under --readonly)
+  bool record = true;  // keep the answer in the answers table (never in a read-only session)
   // Set (Ctrl-C) to stop generation at once; the partial answer is kept. May be null.
   const std::atomic<bool>* cancel = nullptr;
-  // A model the caller keeps open across asks (eval --with-rag); null: the configured one is
-  // opened here, only when an answer is generated.
-  llm::LanguageModel* model = nullptr;
 };
 
 struct AskCallbacks {
@@ -46,11 +44,10 @@ struct AskResult {
 
 // Errors: an empty question is invalid_input; no configured LLM is config_invalid; an empty
 // index is not_indexed; otherwise retrieval's and the model's errors. Refusals are answers.
-Result<AskResult> Ask(const config::Config& config, const AskRequest& request,
-                      const AskCallbacks& callbacks);
+Result<AskResult> Ask(Session& session, const AskRequest& request, const AskCallbacks& callbacks);
 
 // The answer.v1 object stored for `trace_id` (kebab inspect answer). doc_not_found-style
 // invalid_input when there is none.
-Result<std::string> StoredAnswerJson(const config::Config& config, const std::string& trace_id);
+Result<std::string> StoredAnswerJson(Session& session, const std::string& trace_id);
 
 }  // namespace kebab::app

@@ -5,8 +5,8 @@
 
 #include "app/admin.h"
 #include "app/embed_stage.h"
+#include "app/internal/session_state.h"
 #include "app/internal_store.h"
-#include "embed/open.h"
 #include "llm/open.h"
 #include "store/migrations.h"
 
@@ -28,13 +28,13 @@ Result<std::string> VectorStatus(store::Store& store, const store::SpaceKey& key
 
 }  // namespace
 
-DoctorReport Doctor(const config::Config* config, const Status& load_status,
-                    const std::string& config_path) {
+DoctorReport Doctor(Session* session, const Status& load_status, const std::string& config_path) {
   DoctorReport report;
   auto add = [&](std::string name, bool ok, std::string detail, std::string hint = {}) {
     report.checks.push_back({std::move(name), ok, std::move(detail), std::move(hint)});
     report.ok = report.ok && ok;
   };
+  const config::Config* config = session != nullptr ? &session->config() : nullptr;
   if (!config) {
     add("config_loaded", false, config_path + ": " + load_status.message(), load_status.hint());
     return report;
@@ -95,7 +95,7 @@ DoctorReport Doctor(const config::Config* config, const Status& load_status,
     add("embedding_model", true, "not configured (lexical search only)");
   } else {
     // Loading is the health check: a local model must open, a server must answer.
-    auto embedder = embed::SharedEmbedder(*config);
+    auto embedder = session->state().Embedder(*config);
     if (embedder.ok()) {
       const embed::SpaceInfo& space = (*embedder)->space();
       std::string vectors = "no index yet";

@@ -5,9 +5,9 @@
 #include <unordered_set>
 #include <utility>
 
+#include "app/internal/session_state.h"
 #include "app/internal_store.h"
 #include "core/time.h"
-#include "embed/open.h"
 #include "index/vector_index.h"
 #include "models/models.h"
 
@@ -61,9 +61,8 @@ Status RefreshVectorIndex(const config::Config& config, store::Store& store,
   return Status::OK();
 }
 
-EmbedStage::EmbedStage(const config::Config& config, IngestEventSink emit,
-                       const std::atomic<bool>* cancel)
-    : config_(config), emit_(std::move(emit)), cancel_(cancel) {
+EmbedStage::EmbedStage(Session& session, IngestEventSink emit, const std::atomic<bool>* cancel)
+    : session_(session), config_(session.config()), emit_(std::move(emit)), cancel_(cancel) {
   if (!emit_) emit_ = [](const IngestEvent&) {};
 }
 
@@ -125,21 +124,11 @@ Status EmbedStage::EmbedAll() {
   // Its own connection: the writer's is busy with the lexical batches, and SQLite serializes
   // the two writers (each vector batch is one short transaction).
   KEBAB_ASSIGN_OR_RETURN(std::unique_ptr<store::Store> store, OpenStore(config_, false));
-  KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config_));
-  KEBAB_ASSIGN_OR_RETURN(int64_t space, store->EnsureSpace(SpaceKeyOf(*embedder)));
-  // While the parse workers and the writer still share the cores, an in-process model computes
-  // on one thread: llama.cpp's threads spin at every barrier, and spinning threads that compete
-  // with others for the cores ran batches ~15x slower (tldr: 850 vs 55 ms a batch). Once the
-  // writer is done the model gets its configured threads back.
-  struct ThreadLimit {
-    embed::Embedder* embedder;
-    bool limited = false;
-    void Set(bool limit) {
-      if (limit != limited) embedder->LimitThreads(limit ? 1 : 0);
-      limited = limit;
-    }
-    ~ThreadLimit() { Set(false); }  // the embedder is shared with the rest of the process
-  } thread_limit{embedder};
+  int64_t space = 0;
+  {
+    KEBAB_ASSIGN_OR_RETURN(auto embedder, session_.state().Embedder(config_));
+    KEBAB_ASSIGN_OR_RETURN(space, store->EnsureSpace(SpaceKeyOf(*embedder)));
+  }
   const int batch_size = std::max(1, config_.embedding.batch_size);
   int64_t after = 0;
   bool swept_again = false;
@@ -151,7 +140,6 @@ Status EmbedStage::EmbedAll() {
       seen_commits = commits_;
       writer_done = writer_done_;
     }
-    thread_limit.Set(!writer_done);
     KEBAB_ASSIGN_OR_RETURN(std::vector<store::PendingText> pending,
                            store->TextsWithoutVectors(space, batch_size, after));
     if (!writer_done && pending.size() < static_cast<size_t>(batch_size)) {
@@ -178,8 +166,21 @@ Status EmbedStage::EmbedAll() {
     emit_(
         {.kind = IngestEvent::Kind::kEmbedBatchStarted, .chunks = static_cast<int>(texts.size())});
     const int64_t started = MonotonicMillis();
-    KEBAB_ASSIGN_OR_RETURN(std::vector<embed::Vector> vectors,
-                           embedder->Embed(texts, embed::Purpose::kDocument));
+    std::vector<embed::Vector> vectors;
+    {
+      // The model is the session's: it is held for one batch at a time, so a search in the
+      // same session (kebab mcp) waits for a batch, not for the whole ingest.
+      KEBAB_ASSIGN_OR_RETURN(auto embedder, session_.state().Embedder(config_));
+      // While the parse workers and the writer still share the cores, an in-process model
+      // computes on one thread: llama.cpp's threads spin at every barrier, and spinning
+      // threads that compete with others for the cores ran batches ~15x slower (tldr: 850 vs
+      // 55 ms a batch). Once the writer is done the model gets its configured threads back.
+      embedder->LimitThreads(writer_done ? 0 : 1);
+      Result<std::vector<embed::Vector>> embedded =
+          embedder->Embed(texts, embed::Purpose::kDocument);
+      embedder->LimitThreads(0);
+      KEBAB_ASSIGN_OR_RETURN(vectors, std::move(embedded));
+    }
     KEBAB_RETURN_IF_ERROR(store->PutVectors(space, hashes, vectors));
     embedded_ += static_cast<int64_t>(vectors.size());
     emit_({.kind = IngestEvent::Kind::kEmbedBatchFinished,

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/ingest.h"
+#include "app/session.h"
 #include "config/config.h"
 #include "embed/embedder.h"
 #include "store/store.h"
@@ -42,7 +43,7 @@ Result<bool> AllChunksEmbedded(const config::Config& config, store::Store& store
 // earlier run left. Stops between batches when `cancel` is set.
 class EmbedStage {
  public:
-  EmbedStage(const config::Config& config, IngestEventSink emit, const std::atomic<bool>* cancel);
+  EmbedStage(Session& session, IngestEventSink emit, const std::atomic<bool>* cancel);
   ~EmbedStage();  // stops and joins a stage that was started but not finished
   EmbedStage(const EmbedStage&) = delete;
   EmbedStage& operator=(const EmbedStage&) = delete;
@@ -67,6 +68,7 @@ class EmbedStage {
   bool WaitForWork(int64_t seen_commits);
   bool Stopping() const;
 
+  Session& session_;
   const config::Config& config_;
   IngestEventSink emit_;
   const std::atomic<bool>* cancel_;

@@ -37,6 +37,7 @@ class EmbedStageTest : public ::testing::Test {
     writer_ = std::move(opened).value();
   }
   void TearDown() override {
+    session_.reset();
     writer_.reset();
     std::filesystem::remove_all(dir_);
   }
@@ -79,15 +80,22 @@ class EmbedStageTest : public ::testing::Test {
     return missing.ok() ? *missing : -1;
   }
 
+  // The session of config_ as it is at the first call (a test may change config_ before).
+  Session& session() {
+    if (session_ == nullptr) session_ = std::make_unique<Session>(config_);
+    return *session_;
+  }
+
   std::filesystem::path dir_;
   config::Config config_;
+  std::unique_ptr<Session> session_;
   std::unique_ptr<store::Store> writer_;
   std::mutex events_mu_;
   std::vector<IngestEvent::Kind> events_;
 };
 
 TEST_F(EmbedStageTest, EmbedsEachCommitWhileTheWriterIsStillWriting) {
-  EmbedStage stage(config_, Recorder(), nullptr);
+  EmbedStage stage(session(), Recorder(), nullptr);
   stage.Start();
   CommitDocuments(0, 4);  // 8 texts: two full batches
   stage.NoteCommit();
@@ -105,7 +113,7 @@ TEST_F(EmbedStageTest, EmbedsEachCommitWhileTheWriterIsStillWriting) {
 TEST_F(EmbedStageTest, FinishEmbedsWhatAnEarlierRunLeftAndNothingTwice) {
   CommitDocuments(0, 3);
   {
-    EmbedStage earlier(config_, nullptr, nullptr);
+    EmbedStage earlier(session(), nullptr, nullptr);
     earlier.Start();
     ASSERT_TRUE(earlier.Finish().ok());
     EXPECT_EQ(earlier.embedded(), 6);
@@ -117,7 +125,7 @@ TEST_F(EmbedStageTest, FinishEmbedsWhatAnEarlierRunLeftAndNothingTwice) {
   store::EncodeRows(&moved);
   ASSERT_TRUE(writer_->WriteDocument(moved).ok());
   ASSERT_TRUE(writer_->CommitBatch().ok());
-  EmbedStage stage(config_, nullptr, nullptr);
+  EmbedStage stage(session(), nullptr, nullptr);
   stage.Start();
   ASSERT_TRUE(stage.Finish().ok());
   EXPECT_EQ(stage.embedded(), 1);
@@ -128,7 +136,7 @@ TEST_F(EmbedStageTest, CancelStopsBetweenBatchesAndKeepsWhatWasStored) {
   CommitDocuments(0, 20);
   std::atomic<bool> cancel{false};
   EmbedStage stage(
-      config_,
+      session(),
       [&](const IngestEvent& e) {
         if (e.kind == IngestEvent::Kind::kEmbedBatchFinished) cancel = true;
       },
@@ -142,7 +150,7 @@ TEST_F(EmbedStageTest, CancelStopsBetweenBatchesAndKeepsWhatWasStored) {
 TEST_F(EmbedStageTest, AModelThatCannotLoadIsTheStagesErrorAndTheDocumentsStay) {
   config_.embedding.model = (dir_ / "missing.gguf").string();
   CommitDocuments(0, 2);
-  EmbedStage stage(config_, nullptr, nullptr);
+  EmbedStage stage(session(), nullptr, nullptr);
   stage.Start();
   const Status status = stage.Finish();
   EXPECT_EQ(status.code(), ErrorCode::kModelNotPulled) << status.message();
@@ -155,12 +163,12 @@ TEST_F(EmbedStageTest, AModelThatCannotLoadIsTheStagesErrorAndTheDocumentsStay) 
 TEST_F(EmbedStageTest, DestroyingAStartedStageStopsItAndReleasesTheStore) {
   CommitDocuments(0, 2);
   {
-    EmbedStage stage(config_, nullptr, nullptr);
+    EmbedStage stage(session(), nullptr, nullptr);
     stage.Start();
     stage.NoteCommit();
   }                       // an ingest that fails on the writer side returns without Finish
   CommitDocuments(2, 2);  // no lock left behind
-  EmbedStage stage(config_, nullptr, nullptr);
+  EmbedStage stage(session(), nullptr, nullptr);
   stage.Start();
   ASSERT_TRUE(stage.Finish().ok());
   EXPECT_EQ(TextsWithoutVectors(), 0);

@@ -8,11 +8,11 @@
 #include "app/ask.h"
 #include "app/ingest.h"
 #include "app/internal/eval_report.h"
+#include "app/internal/session_state.h"
 #include "app/internal_store.h"
 #include "app/queries.h"
 #include "core/time.h"
 #include "eval/suite.h"
-#include "llm/open.h"
 #include "search/search.h"
 
 namespace kebab::app {
@@ -202,16 +202,23 @@ config::Config CollectionConfig(const config::Config& config, const std::string&
   return c;
 }
 
-Result<EvalRun> RunEval(const config::Config& base_config, const EvalRunOptions& options) {
-  KEBAB_ASSIGN_OR_RETURN(ResolvedSuite resolved, ResolveSuite(base_config, options.suite));
-  const config::Config& config = resolved.config;
+Result<EvalRun> RunEval(Session& base_session, const EvalRunOptions& options) {
+  KEBAB_ASSIGN_OR_RETURN(ResolvedSuite resolved,
+                         ResolveSuite(base_session.config(), options.suite));
   if (options.k < 1) return InvalidInput("--k must be at least 1");
   const SearchMode mode = options.mode.value_or(SearchMode::kLexical);
+  // A collection is measured in a session of its own config. Its index is the collection's,
+  // kept up to date by eval itself (not the user's index), so it is written even under
+  // --readonly, as `eval import` made it.
+  std::unique_ptr<Session> collection_session;
+  if (resolved.collection) collection_session = std::make_unique<Session>(resolved.config);
+  Session& session = collection_session ? *collection_session : base_session;
+  const config::Config& config = session.config();
   if (resolved.collection) {
     // The collection's index follows the current config (stemmer, chunker, embedding model);
     // an unchanged one costs a walk of its files.
-    KEBAB_ASSIGN_OR_RETURN(IngestReport ingest,
-                           Ingest(config, IngestOptions{.summary_only = true}, {}, options.cancel));
+    KEBAB_ASSIGN_OR_RETURN(IngestReport ingest, Ingest(session, IngestOptions{.summary_only = true},
+                                                       {}, options.cancel));
     if (ingest.aborted) return Status(ErrorCode::kCancelled, "eval cancelled while indexing");
   }
 
@@ -239,9 +246,8 @@ Result<EvalRun> RunEval(const config::Config& base_config, const EvalRunOptions&
 
   // One model for the whole run; a model that cannot be opened fails the run up front rather
   // than every query.
-  std::unique_ptr<llm::LanguageModel> model;
   if (options.with_rag) {
-    KEBAB_ASSIGN_OR_RETURN(model, llm::OpenLanguageModel(config));
+    KEBAB_RETURN_IF_ERROR(session.state().LanguageModel(config).status());
   }
   const std::vector<int> cut_offs = eval::CutOffs(options.k);
   std::string embedding_space;
@@ -263,8 +269,7 @@ Result<EvalRun> RunEval(const config::Config& base_config, const EvalRunOptions&
       ask.temperature = options.temperature;
       ask.seed = options.seed;
       ask.cancel = options.cancel;
-      ask.model = model.get();
-      Result<AskResult> answer = Ask(config, ask, {});
+      Result<AskResult> answer = Ask(session, ask, {});
       if (answer.ok()) {
         hits = answer->answer.hits;
         r.answer = ScoreAnswer(answer->answer, q);
@@ -274,7 +279,7 @@ Result<EvalRun> RunEval(const config::Config& base_config, const EvalRunOptions&
       }
     } else {
       search::SearchRequest request{.query = q.query, .mode = mode, .k = options.k};
-      Result<search::SearchResponse> response = Search(config, request);
+      Result<search::SearchResponse> response = Search(session, request);
       if (response.ok()) {
         hits = std::move(response->hits);
         if (!response->embedding_model.empty()) embedding_space = response->embedding_model;
@@ -296,7 +301,7 @@ Result<EvalRun> RunEval(const config::Config& base_config, const EvalRunOptions&
 
   run.config_snapshot = Snapshot(config, resolved, options, mode, embedding_space);
   run.aggregate = internal::Aggregate(run.queries);
-  if (options.record) {
+  if (options.record && !base_session.readonly()) {
     run.report_dir = (fs::path(config.storage.runs_dir) / run.run_id).string();
     KEBAB_RETURN_IF_ERROR(internal::RecordRun(config, run));
   }

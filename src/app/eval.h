@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/ingest.h"
+#include "app/session.h"
 #include "config/config.h"
 #include "core/search_types.h"
 #include "eval/import.h"
@@ -79,16 +80,17 @@ struct EvalRun {
   std::string report_dir;  // {runs_dir}/<run_id>: report.md, report.json, per_query.jsonl
 };
 
-// Runs the suite and, with options.record, stores the run and writes its reports. Errors: an
+// Runs the suite and, with options.record in a writable session, stores the run and writes its
+// reports. Errors: an
 // unreadable or invalid suite (file:line), a doc id, chunk id or path the index does not have
 // (kInvalidInput naming the query and line), not_indexed, kCancelled (nothing stored). One query
 // failing is a failed query, not an error.
-Result<EvalRun> RunEval(const config::Config& config, const EvalRunOptions& options);
+Result<EvalRun> RunEval(Session& session, const EvalRunOptions& options);
 
 // A stored run (per-query results included), from the configured store or a collection's.
-Result<EvalRun> LoadEvalRun(const config::Config& config, const std::string& run_id);
+Result<EvalRun> LoadEvalRun(Session& session, const std::string& run_id);
 // Recomputes a stored run's means from its per-query results and stores them again.
-Result<EvalRun> AggregateEvalRun(const config::Config& config, const std::string& run_id);
+Result<EvalRun> AggregateEvalRun(Session& session, const std::string& run_id);
 
 struct EvalRunSummary {
   std::string run_id, suite, created_at, mode, store;  // store: "" or the collection's name
@@ -96,7 +98,7 @@ struct EvalRunSummary {
   std::map<std::string, double> aggregate;
 };
 // Runs of the configured store and of every imported collection, newest first.
-Result<std::vector<EvalRunSummary>> ListEvalRuns(const config::Config& config, int limit);
+Result<std::vector<EvalRunSummary>> ListEvalRuns(Session& session, int limit);
 
 struct EvalComparison {
   EvalRun a, b;
@@ -119,9 +121,8 @@ struct EvalComparison {
   bool failed = false;  // `metric` dropped by more than `threshold` from a to b
 };
 // Compares run b against run a on `metric` (e.g. "ndcg@10", "mrr@10", "hit@5").
-Result<EvalComparison> CompareEvalRuns(const config::Config& config, const std::string& a,
-                                       const std::string& b, const std::string& metric,
-                                       double threshold);
+Result<EvalComparison> CompareEvalRuns(Session& session, const std::string& a, const std::string& b,
+                                       const std::string& metric, double threshold);
 
 // The directory of an imported collection: {data_dir}/eval/NAME.
 std::string CollectionDir(const config::Config& config, const std::string& name);
@@ -138,8 +139,7 @@ struct EvalImportResult {
 // Imports a public collection (BEIR or TREC) as collection `options.name` (default: the
 // source directory's name) and indexes it with the current config; `out_dir` is ignored.
 // Re-importing rewrites only what changed, so the ingest after it is incremental.
-Result<EvalImportResult> ImportEvalCollection(const config::Config& config,
-                                              eval::ImportOptions options,
+Result<EvalImportResult> ImportEvalCollection(Session& session, eval::ImportOptions options,
                                               const IngestEventSink& on_ingest_event,
                                               const std::atomic<bool>* cancel);
 

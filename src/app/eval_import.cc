@@ -7,10 +7,11 @@ namespace kebab::app {
 
 namespace fs = std::filesystem;
 
-Result<EvalImportResult> ImportEvalCollection(const config::Config& config,
-                                              eval::ImportOptions options,
+Result<EvalImportResult> ImportEvalCollection(Session& session, eval::ImportOptions options,
                                               const IngestEventSink& on_ingest_event,
                                               const std::atomic<bool>* cancel) {
+  KEBAB_RETURN_IF_ERROR(session.CheckWritable("eval import"));
+  const config::Config& config = session.config();
   std::error_code ec;
   if (!fs::is_directory(options.source, ec)) {
     return InvalidInput("no collection directory at " + options.source,
@@ -37,9 +38,10 @@ Result<EvalImportResult> ImportEvalCollection(const config::Config& config,
   result.import_ms = ms_since(start);
 
   start = std::chrono::steady_clock::now();
-  KEBAB_ASSIGN_OR_RETURN(IngestReport ingest,
-                         Ingest(CollectionConfig(config, options.name),
-                                IngestOptions{.summary_only = true}, on_ingest_event, cancel));
+  Session collection(CollectionConfig(config, options.name));
+  KEBAB_ASSIGN_OR_RETURN(
+      IngestReport ingest,
+      Ingest(collection, IngestOptions{.summary_only = true}, on_ingest_event, cancel));
   if (ingest.aborted) {
     return Status(ErrorCode::kCancelled, "import cancelled while indexing; run it again to finish");
   }

@@ -63,12 +63,15 @@ bool FoundWithin(const EvalQueryResult& q, int k) {
 
 }  // namespace
 
-Result<EvalRun> LoadEvalRun(const config::Config& config, const std::string& run_id) {
+Result<EvalRun> LoadEvalRun(Session& session, const std::string& run_id) {
+  const config::Config& config = session.config();
   KEBAB_ASSIGN_OR_RETURN(FoundRun found, FindRun(config, run_id));
   return std::move(found.run);
 }
 
-Result<EvalRun> AggregateEvalRun(const config::Config& config, const std::string& run_id) {
+Result<EvalRun> AggregateEvalRun(Session& session, const std::string& run_id) {
+  KEBAB_RETURN_IF_ERROR(session.CheckWritable("eval aggregate"));
+  const config::Config& config = session.config();
   KEBAB_ASSIGN_OR_RETURN(FoundRun found, FindRun(config, run_id));
   found.run.aggregate = internal::Aggregate(found.run.queries);
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(found.config, /*readonly=*/false));
@@ -77,7 +80,8 @@ Result<EvalRun> AggregateEvalRun(const config::Config& config, const std::string
   return std::move(found.run);
 }
 
-Result<std::vector<EvalRunSummary>> ListEvalRuns(const config::Config& config, int limit) {
+Result<std::vector<EvalRunSummary>> ListEvalRuns(Session& session, int limit) {
+  const config::Config& config = session.config();
   std::vector<EvalRunSummary> out;
   for (const auto& [name, c] : EvalStores(config)) {
     if (!StoreExists(c)) continue;
@@ -107,9 +111,9 @@ Result<std::vector<EvalRunSummary>> ListEvalRuns(const config::Config& config, i
   return out;
 }
 
-Result<EvalComparison> CompareEvalRuns(const config::Config& config, const std::string& a,
-                                       const std::string& b, const std::string& metric,
-                                       double threshold) {
+Result<EvalComparison> CompareEvalRuns(Session& session, const std::string& a, const std::string& b,
+                                       const std::string& metric, double threshold) {
+  const config::Config& config = session.config();
   KEBAB_ASSIGN_OR_RETURN(FoundRun run_a, FindRun(config, a));
   KEBAB_ASSIGN_OR_RETURN(FoundRun run_b, FindRun(config, b));
   EvalComparison c;

@@ -31,10 +31,10 @@ Result<std::string> StoreExternal(const std::string& root, std::string_view byte
   return dest.string();
 }
 
-Result<IngestReport> IngestStored(const config::Config& config, const std::string& path) {
+Result<IngestReport> IngestStored(Session& session, const std::string& path) {
   IngestOptions options;
   options.explicit_files = {path};
-  return Ingest(config, options, nullptr, nullptr);
+  return Ingest(session, options, nullptr, nullptr);
 }
 
 std::string YamlQuoted(const std::string& s) {
@@ -52,7 +52,9 @@ std::string YamlQuoted(const std::string& s) {
 
 }  // namespace
 
-Result<IngestReport> IngestFile(const config::Config& config, const std::string& file) {
+Result<IngestReport> IngestFile(Session& session, const std::string& file) {
+  KEBAB_RETURN_IF_ERROR(session.CheckWritable("ingest-file"));
+  const config::Config& config = session.config();
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) {
     return IoError("no such file: " + file);
@@ -67,11 +69,13 @@ Result<IngestReport> IngestFile(const config::Config& config, const std::string&
   std::string ext = fs::path(file).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   KEBAB_ASSIGN_OR_RETURN(std::string dest, StoreExternal(config.workspace.root, bytes, ext));
-  return IngestStored(config, dest);
+  return IngestStored(session, dest);
 }
 
-Result<IngestReport> IngestText(const config::Config& config, const std::string& title,
+Result<IngestReport> IngestText(Session& session, const std::string& title,
                                 const std::string& body) {
+  KEBAB_RETURN_IF_ERROR(session.CheckWritable("ingest-stdin"));
+  const config::Config& config = session.config();
   if (title.empty()) return InvalidInput("--title must not be empty");
   if (body.starts_with("---") || body.starts_with("+++")) {
     return InvalidInput("the text already starts with front matter",
@@ -79,7 +83,7 @@ Result<IngestReport> IngestText(const config::Config& config, const std::string&
   }
   std::string doc = "---\ntitle: " + YamlQuoted(title) + "\nsource_type: inbox\n---\n" + body;
   KEBAB_ASSIGN_OR_RETURN(std::string dest, StoreExternal(config.workspace.root, doc, ".md"));
-  return IngestStored(config, dest);
+  return IngestStored(session, dest);
 }
 
 }  // namespace kebab::app

@@ -287,8 +287,10 @@ bool Cancelled(const std::atomic<bool>* cancel) {
 
 }  // namespace
 
-Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& options,
+Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
                             const IngestEventSink& on_event, const std::atomic<bool>* cancel) {
+  KEBAB_RETURN_IF_ERROR(session.CheckWritable("ingest"));
+  const config::Config& config = session.config();
   const int64_t started_ms = MonotonicMillis();
   const std::string started_at = NowRfc3339();
   std::mutex emit_mu;  // the embedding stage emits from its own thread
@@ -409,7 +411,7 @@ Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& o
   // Chunks are embedded while later files are still parsed: the stage starts (loading the
   // model) with the first document written and embeds what each commit adds.
   const bool embedding = config.embedding.provider != "none";
-  EmbedStage embed_stage(config, emit, cancel);
+  EmbedStage embed_stage(session, emit, cancel);
 
   // Documents are committed in groups (each still atomic, see Store::BeginBatch): one durable
   // commit per document would spend most of the run flushing FTS5 segments.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/session.h"
 #include "config/config.h"
 #include "core/status.h"
 
@@ -88,15 +89,15 @@ struct IngestReport {
 
 // Runs one ingest. `cancel` may be null. Per-file failures are items of kind "error", not a
 // failed Status; the Status fails only when the run cannot proceed (no root, store error).
-Result<IngestReport> Ingest(const config::Config& config, const IngestOptions& options,
+Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
                             const IngestEventSink& on_event, const std::atomic<bool>* cancel);
 
 // Copies `file` into <root>/_external/<blake3-12>.<ext> (adding `_external/` to the root's
 // .kebabignore) and ingests it. Only Markdown for now.
-Result<IngestReport> IngestFile(const config::Config& config, const std::string& file);
+Result<IngestReport> IngestFile(Session& session, const std::string& file);
 
 // Stores `body` as <root>/_external/<blake3-12>.md with a `title` front matter and ingests it.
-Result<IngestReport> IngestText(const config::Config& config, const std::string& title,
+Result<IngestReport> IngestText(Session& session, const std::string& title,
                                 const std::string& body);
 
 }  // namespace kebab::app

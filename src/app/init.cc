@@ -8,8 +8,10 @@ namespace kebab::app {
 
 namespace fs = std::filesystem;
 
-Result<InitReport> Init(const std::string& config_path, bool force,
-                        const config::Environment& env) {
+Result<InitReport> Init(const std::string& config_path, bool force, const config::Environment& env,
+                        SessionOptions options) {
+  // No session yet (init writes the config it would load), so the policy is applied here.
+  if (options.readonly) return ReadonlyRefusal("init");
   InitReport report;
   report.config_path = config_path;
   std::error_code ec;

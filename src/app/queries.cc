@@ -4,12 +4,12 @@
 #include <memory>
 
 #include "app/embed_stage.h"
+#include "app/internal/session_state.h"
 #include "app/internal_store.h"
 #include "core/hash.h"
 #include "core/ids.h"
 #include "core/time.h"
 #include "core/unicode.h"
-#include "embed/open.h"
 #include "index/vector_index.h"
 
 namespace kebab::app {
@@ -57,14 +57,15 @@ void CutToTokens(std::string* text, int max_tokens, bool* truncated) {
 
 }  // namespace
 
-Result<std::vector<store::DocSummary>> ListDocuments(const config::Config& config,
+Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
                                                      const store::DocListFilter& filter) {
+  const config::Config& config = session.config();
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   return store->ListDocuments(filter);
 }
 
-Result<store::StoredDocument> InspectDocument(const config::Config& config,
-                                              const std::string& doc_id) {
+Result<store::StoredDocument> InspectDocument(Session& session, const std::string& doc_id) {
+  const config::Config& config = session.config();
   KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
@@ -72,7 +73,8 @@ Result<store::StoredDocument> InspectDocument(const config::Config& config,
   return std::move(*doc);
 }
 
-Result<store::StoredChunk> InspectChunk(const config::Config& config, const std::string& chunk_id) {
+Result<store::StoredChunk> InspectChunk(Session& session, const std::string& chunk_id) {
+  const config::Config& config = session.config();
   KEBAB_RETURN_IF_ERROR(CheckId(chunk_id, "chunk"));
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto chunk, store->GetChunk(chunk_id));
@@ -83,8 +85,8 @@ Result<store::StoredChunk> InspectChunk(const config::Config& config, const std:
   return std::move(*chunk);
 }
 
-Result<FetchResult> FetchChunk(const config::Config& config, const std::string& chunk_id,
-                               int context) {
+Result<FetchResult> FetchChunk(Session& session, const std::string& chunk_id, int context) {
+  const config::Config& config = session.config();
   KEBAB_RETURN_IF_ERROR(CheckId(chunk_id, "chunk"));
   if (context < 0) return InvalidInput("--context must not be negative");
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
@@ -113,8 +115,8 @@ Result<FetchResult> FetchChunk(const config::Config& config, const std::string& 
   return r;
 }
 
-Result<FetchResult> FetchDocument(const config::Config& config, const std::string& doc_id,
-                                  int max_tokens) {
+Result<FetchResult> FetchDocument(Session& session, const std::string& doc_id, int max_tokens) {
+  const config::Config& config = session.config();
   KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
@@ -138,8 +140,9 @@ Result<FetchResult> FetchDocument(const config::Config& config, const std::strin
   return r;
 }
 
-Result<FetchResult> FetchSpan(const config::Config& config, const std::string& doc_id,
-                              int line_start, int line_end, int max_tokens) {
+Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int line_start,
+                              int line_end, int max_tokens) {
+  const config::Config& config = session.config();
   if (line_start < 1 || line_end < line_start) {
     return InvalidInput("line range must be 1-based and not run backwards (got " +
                         std::to_string(line_start) + "-" + std::to_string(line_end) + ")");
@@ -188,35 +191,8 @@ Result<FetchResult> FetchSpan(const config::Config& config, const std::string& d
   return r;
 }
 
-namespace {
-
-// The vector index of a space, kept for this process's later searches (--bulk, a long-running
-// server) while the store's stamp and the index settings are unchanged. Never freed: tearing
-// down a large graph at exit would only cost time.
-Result<const index::VectorIndex*> SharedIndex(const config::Config& config, store::Store& store,
-                                              int64_t space_id, int dimensions) {
-  struct Cache {
-    std::string key;
-    std::unique_ptr<index::VectorIndex> index;
-  };
-  static Cache* cache = new Cache;
-  KEBAB_ASSIGN_OR_RETURN(store::VectorIndexStamp stamp, store.IndexStamp());
-  const config::IndexConfig& ic = config.index;
-  const std::string key =
-      config.storage.sqlite + "|" + stamp.store_id + "|" + std::to_string(space_id) + "|" +
-      std::to_string(stamp.corpus_revision) + "|" + std::to_string(stamp.vectors_revision) + "|" +
-      std::to_string(ic.exact_max) + ic.scalar + std::to_string(ic.connectivity) + "|" +
-      std::to_string(ic.expansion_add) + "|" + std::to_string(ic.expansion_search);
-  if (cache->index != nullptr && cache->key == key) return cache->index.get();
-  KEBAB_ASSIGN_OR_RETURN(
-      cache->index, index::OpenIndex(store, space_id, dimensions, index::IndexOptionsFrom(config)));
-  cache->key = key;
-  return cache->index.get();
-}
-
-}  // namespace
-
-Result<search::SearchResponse> Search(const config::Config& config, search::SearchRequest request) {
+Result<search::SearchResponse> Search(Session& session, search::SearchRequest request) {
+  const config::Config& config = session.config();
   if (request.mode != SearchMode::kLexical && config.embedding.provider == "none") {
     return InvalidInput(std::string("--mode ") + std::string(SearchModeName(request.mode)) +
                             " needs an embedding model, and none is configured",
@@ -237,9 +213,12 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
     return finish(search::LexicalSearch(*store, request));
   }
 
-  KEBAB_ASSIGN_OR_RETURN(embed::Embedder * embedder, embed::SharedEmbedder(config));
+  store::SpaceKey key;
+  {
+    KEBAB_ASSIGN_OR_RETURN(auto embedder, session.state().Embedder(config));
+    key = SpaceKeyOf(*embedder);
+  }
   timer.End("model_load_ms");
-  const store::SpaceKey key = SpaceKeyOf(*embedder);
   KEBAB_ASSIGN_OR_RETURN(std::optional<int64_t> space, store->FindSpaceId(key));
   bool has_vectors = false;
   if (space) {
@@ -260,13 +239,16 @@ Result<search::SearchResponse> Search(const config::Config& config, search::Sear
                   "run `kebab ingest` to embed the chunks with the configured model, or search "
                   "with --mode lexical");
   }
-  KEBAB_ASSIGN_OR_RETURN(const index::VectorIndex* vectors,
-                         SharedIndex(config, *store, *space, key.dimensions));
+  KEBAB_ASSIGN_OR_RETURN(std::shared_ptr<const index::VectorIndex> vectors,
+                         session.state().VectorIndex(config, *store, *space, key.dimensions));
   timer.End("index_open_ms");
-  KEBAB_ASSIGN_OR_RETURN(std::vector<embed::Vector> query,
-                         embedder->Embed({request.query}, embed::Purpose::kQuery));
+  std::vector<embed::Vector> query;
+  {
+    KEBAB_ASSIGN_OR_RETURN(auto embedder, session.state().Embedder(config));
+    KEBAB_ASSIGN_OR_RETURN(query, embedder->Embed({request.query}, embed::Purpose::kQuery));
+  }
   timer.End("query_embed_ms");
-  search::VectorQuery vq{*space, std::move(query.at(0)), key.model, vectors};
+  search::VectorQuery vq{*space, std::move(query.at(0)), key.model, vectors.get()};
   // Not earlier: loading the model or rebuilding the index can take seconds, and a snapshot
   // held that long would keep an ingest's checkpoint waiting.
   store::Store::ReadSnapshot snapshot(*store);

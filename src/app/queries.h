@@ -6,19 +6,19 @@
 #include <string>
 #include <vector>
 
+#include "app/session.h"
 #include "config/config.h"
 #include "search/search.h"
 #include "store/store.h"
 
 namespace kebab::app {
 
-Result<std::vector<store::DocSummary>> ListDocuments(const config::Config& config,
+Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
                                                      const store::DocListFilter& filter);
 
 // kDocNotFound / kChunkNotFound when the id is unknown.
-Result<store::StoredDocument> InspectDocument(const config::Config& config,
-                                              const std::string& doc_id);
-Result<store::StoredChunk> InspectChunk(const config::Config& config, const std::string& chunk_id);
+Result<store::StoredDocument> InspectDocument(Session& session, const std::string& doc_id);
+Result<store::StoredChunk> InspectChunk(Session& session, const std::string& chunk_id);
 
 struct FetchResult {
   std::string kind;  // chunk | doc | span
@@ -31,17 +31,15 @@ struct FetchResult {
 };
 
 // A chunk with `context` neighbouring chunks on each side.
-Result<FetchResult> FetchChunk(const config::Config& config, const std::string& chunk_id,
-                               int context);
+Result<FetchResult> FetchChunk(Session& session, const std::string& chunk_id, int context);
 // A whole document's text, read from the file on disk when it still matches the index, else
 // reassembled from its chunks; cut at `max_tokens` (chars / 4) when > 0.
-Result<FetchResult> FetchDocument(const config::Config& config, const std::string& doc_id,
-                                  int max_tokens);
+Result<FetchResult> FetchDocument(Session& session, const std::string& doc_id, int max_tokens);
 // Lines [line_start, line_end] (1-based, inclusive) of a document's file.
-Result<FetchResult> FetchSpan(const config::Config& config, const std::string& doc_id,
-                              int line_start, int line_end, int max_tokens);
+Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int line_start,
+                              int line_end, int max_tokens);
 
 // Runs a search with the configured defaults filled in (k, snippet length).
-Result<search::SearchResponse> Search(const config::Config& config, search::SearchRequest request);
+Result<search::SearchResponse> Search(Session& session, search::SearchRequest request);
 
 }  // namespace kebab::app

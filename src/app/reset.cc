@@ -7,7 +7,8 @@ namespace kebab::app {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> ResetTargets(const config::Config& config, ResetScope scope) {
+std::vector<std::string> ResetTargets(Session& session, ResetScope scope) {
+  const config::Config& config = session.config();
   // Acts on the configured directories (the reference used XDG defaults regardless of a
   // custom data_dir, so a --config'd knowledge base was never actually reset).
   std::vector<std::string> targets;
@@ -28,7 +29,9 @@ std::vector<std::string> ResetTargets(const config::Config& config, ResetScope s
   return targets;
 }
 
-Result<ResetReport> Reset(const config::Config& config, ResetScope scope) {
+Result<ResetReport> Reset(Session& session, ResetScope scope) {
+  KEBAB_RETURN_IF_ERROR(session.CheckWritable("reset"));
+  const config::Config& config = session.config();
   ResetReport report;
   report.scope = scope;
   if (scope == ResetScope::kVectorOnly) {
@@ -40,7 +43,7 @@ Result<ResetReport> Reset(const config::Config& config, ResetScope scope) {
     report.kept_paths = {config.storage.sqlite, config.config_path, config.workspace.root};
     return report;
   }
-  for (const std::string& path : ResetTargets(config, scope)) {
+  for (const std::string& path : ResetTargets(session, scope)) {
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(path, ec))) continue;
     fs::remove_all(path, ec);

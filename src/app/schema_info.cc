@@ -8,7 +8,8 @@
 
 namespace kebab::app {
 
-Result<SchemaInfo> Schema(const config::Config& config) {
+Result<SchemaInfo> Schema(Session& session) {
+  const config::Config& config = session.config();
   SchemaInfo info;
   info.wire_schemas = {"citation.v1",
                        "search_hit.v1",

@@ -11,7 +11,10 @@ namespace kebab::cli {
 int RunDoctor(const Output& out, const Globals& g) {
   auto config = LoadConfigFor(g);
   std::string path = g.config_path.empty() ? config::DefaultConfigPath(g.env) : g.config_path;
-  app::DoctorReport report = app::Doctor(config.ok() ? &*config : nullptr, config.status(), path);
+  std::unique_ptr<app::Session> session;
+  if (config.ok())
+    session = std::make_unique<app::Session>(*config, app::SessionOptions{g.readonly});
+  app::DoctorReport report = app::Doctor(session.get(), config.status(), path);
   if (out.json) {
     out.Json(app::wire::Doctor(report));
   } else {
@@ -33,7 +36,8 @@ int RunDoctor(const Output& out, const Globals& g) {
 int RunSchema(const Output& out, const Globals& g) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  auto info = app::Schema(*config);
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  auto info = app::Schema(session);
   if (!info.ok()) return out.Fail(info.status());
   if (out.json) {
     out.Json(app::wire::Schema(*info));
@@ -68,23 +72,25 @@ int RunSchema(const Output& out, const Globals& g) {
 }
 
 int RunReset(const Output& out, const Globals& g, const std::string& scope_name, bool yes) {
-  if (auto st = CheckWritable(g, "reset"); !st.ok()) return out.Fail(st);
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  // Before the confirmation: a reset that would be refused asks nothing.
+  if (auto st = session.CheckWritable("reset"); !st.ok()) return out.Fail(st);
   app::ResetScope scope = scope_name == "all"           ? app::ResetScope::kAll
                           : scope_name == "config-only" ? app::ResetScope::kConfigOnly
                           : scope_name == "vector-only" ? app::ResetScope::kVectorOnly
                                                         : app::ResetScope::kDataOnly;
   std::string question = "This removes:\n";
-  for (const auto& p : app::ResetTargets(*config, scope)) question += "  " + p + "\n";
-  question += "Your notes under " + config->workspace.root + " are not touched. Continue?";
+  for (const auto& p : app::ResetTargets(session, scope)) question += "  " + p + "\n";
+  question += "Your notes under " + session.config().workspace.root + " are not touched. Continue?";
   auto confirmed = Confirm(out, yes, "reset", question);
   if (!confirmed.ok()) return out.Fail(confirmed.status());
   if (!*confirmed) {
     out.Note("nothing removed");
     return kExitNoResult;
   }
-  auto report = app::Reset(*config, scope);
+  auto report = app::Reset(session, scope);
   if (!report.ok()) return out.Fail(report.status());
   if (out.json) {
     out.Json(app::wire::ResetReport(*report));

@@ -214,9 +214,9 @@ Result<app::AskRequest> BuildRequest(const AskArgs& args) {
 int RunAsk(const Output& out, const Globals& g, const AskArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   auto request = BuildRequest(args);
   if (!request.ok()) return out.Fail(request.status());
-  request->record = !g.readonly;
   request->cancel = &g_stop;
 
   const bool stream_events = args.stream;
@@ -244,7 +244,7 @@ int RunAsk(const Output& out, const Globals& g, const AskArgs& args) {
   };
   g_stop = false;
   std::signal(SIGINT, OnSigint);
-  auto result = app::Ask(*config, *request, callbacks);
+  auto result = app::Ask(session, *request, callbacks);
   std::signal(SIGINT, SIG_DFL);
   if (!result.ok()) {
     if (streamed_any) std::fputc('\n', stdout);

@@ -114,6 +114,7 @@ void PrintRunHeader(const Output& out, const app::EvalRun& run) {
 int Run(const Output& out, const Globals& g, const EvalArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   app::EvalRunOptions options{.suite = args.suite, .k = args.k, .with_rag = args.with_rag};
   if (!args.mode.empty()) {
     options.mode = ParseSearchMode(args.mode);
@@ -124,14 +125,13 @@ int Run(const Output& out, const Globals& g, const EvalArgs& args) {
   if (auto it = g.env.find("KEBAB_COMMIT_HASH"); it != g.env.end() && !it->second.empty()) {
     options.commit_hash = it->second;
   }
-  options.record = !g.readonly;
   options.cancel = &g_stop;
   const bool bar = out.stderr_tty && !out.quiet && !out.json;
   options.progress = [&](int done, int total) {
     if (bar) std::fprintf(stderr, "\r  eval %d/%d", done, total);
   };
   std::signal(SIGINT, OnSigint);
-  Result<app::EvalRun> run = app::RunEval(*config, options);
+  Result<app::EvalRun> run = app::RunEval(session, options);
   if (bar) std::fputs("\r\033[K", stderr);
   if (!run.ok()) {
     if (run.status().code() == ErrorCode::kCancelled) return kExitInterrupted;
@@ -152,10 +152,10 @@ int Run(const Output& out, const Globals& g, const EvalArgs& args) {
 }
 
 int Aggregate(const Output& out, const Globals& g, const EvalArgs& args) {
-  if (Status st = CheckWritable(g, "eval aggregate"); !st.ok()) return out.Fail(st);
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  auto run = app::AggregateEvalRun(*config, args.run_a);
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  auto run = app::AggregateEvalRun(session, args.run_a);
   if (!run.ok()) return out.Fail(run.status());
   if (out.json) {
     out.Json(app::internal::RunJson(*run, false));
@@ -169,7 +169,8 @@ int Aggregate(const Output& out, const Globals& g, const EvalArgs& args) {
 int List(const Output& out, const Globals& g, const EvalArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  auto runs = app::ListEvalRuns(*config, args.limit);
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  auto runs = app::ListEvalRuns(session, args.limit);
   if (!runs.ok()) return out.Fail(runs.status());
   if (out.json) {
     nlohmann::json items = nlohmann::json::array();
@@ -203,8 +204,9 @@ int List(const Output& out, const Globals& g, const EvalArgs& args) {
 int Compare(const Output& out, const Globals& g, const EvalArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   auto compared =
-      app::CompareEvalRuns(*config, args.run_a, args.run_b, args.metric, args.max_drop.value_or(0));
+      app::CompareEvalRuns(session, args.run_a, args.run_b, args.metric, args.max_drop.value_or(0));
   if (!compared.ok()) return out.Fail(compared.status());
   const app::EvalComparison& c = *compared;
   const bool gate = args.max_drop.has_value();
@@ -268,9 +270,9 @@ int Compare(const Output& out, const Globals& g, const EvalArgs& args) {
 }
 
 int Import(const Output& out, const Globals& g, const EvalArgs& args) {
-  if (Status st = CheckWritable(g, "eval import"); !st.ok()) return out.Fail(st);
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   auto format = eval::ParseCollectionFormat(args.format);
   if (!format) return out.Fail(InvalidInput("--format must be beir or trec"));
   eval::ImportOptions options{.format = *format, .source = args.source, .name = args.name};
@@ -284,7 +286,7 @@ int Import(const Output& out, const Globals& g, const EvalArgs& args) {
     }
   };
   std::signal(SIGINT, OnSigint);
-  auto result = app::ImportEvalCollection(*config, options, on_event, &g_stop);
+  auto result = app::ImportEvalCollection(session, options, on_event, &g_stop);
   if (bar) std::fputs("\r\033[K", stderr);
   if (!result.ok()) {
     if (result.status().code() == ErrorCode::kCancelled) {

@@ -81,9 +81,8 @@ int Finish(const Output& out, const Result<app::IngestReport>& report) {
 }  // namespace
 
 int RunInit(const Output& out, const Globals& g, bool force) {
-  if (auto st = CheckWritable(g, "init"); !st.ok()) return out.Fail(st);
   std::string path = g.config_path.empty() ? config::DefaultConfigPath(g.env) : g.config_path;
-  auto report = app::Init(path, force, g.env);
+  auto report = app::Init(path, force, g.env, {.readonly = g.readonly});
   if (!report.ok()) return out.Fail(report.status());
   if (out.json) {
     nlohmann::json lines = nlohmann::json::array();
@@ -105,9 +104,9 @@ int RunInit(const Output& out, const Globals& g, bool force) {
 }
 
 int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
-  if (auto st = CheckWritable(g, "ingest"); !st.ok()) return out.Fail(st);
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   app::IngestOptions options;
   if (!args.path.empty()) {
     std::error_code ec;
@@ -127,7 +126,7 @@ int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
   };
   g_quiet_signal = out.quiet;
   std::signal(SIGINT, OnSigint);
-  auto report = app::Ingest(*config, options, sink, &g_cancel);
+  auto report = app::Ingest(session, options, sink, &g_cancel);
   std::signal(SIGINT, SIG_DFL);
   json_progress.Flush();
   bar.Finish();
@@ -135,18 +134,18 @@ int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
 }
 
 int RunIngestFile(const Output& out, const Globals& g, const std::string& path) {
-  if (auto st = CheckWritable(g, "ingest-file"); !st.ok()) return out.Fail(st);
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  return Finish(out, app::IngestFile(*config, path));
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  return Finish(out, app::IngestFile(session, path));
 }
 
 int RunIngestStdin(const Output& out, const Globals& g, const std::string& title) {
-  if (auto st = CheckWritable(g, "ingest-stdin"); !st.ok()) return out.Fail(st);
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   std::string body((std::istreambuf_iterator<char>(std::cin)), {});
-  return Finish(out, app::IngestText(*config, title, body));
+  return Finish(out, app::IngestText(session, title, body));
 }
 
 }  // namespace kebab::cli

@@ -9,12 +9,13 @@ namespace kebab::cli {
 int RunListDocs(const Output& out, const Globals& g, const ListArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   store::DocListFilter f;
   if (!args.path_glob.empty()) f.path_glob = args.path_glob;
   if (!args.tag.empty()) f.tag = args.tag;
   if (!args.lang.empty()) f.lang = args.lang;
   f.limit = args.limit;
-  auto docs = app::ListDocuments(*config, f);
+  auto docs = app::ListDocuments(session, f);
   if (!docs.ok()) return out.Fail(docs.status());
   if (out.json) {
     nlohmann::json a = nlohmann::json::array();
@@ -35,22 +36,23 @@ int RunInspect(const Output& out, const Globals& g, const std::string& what,
                const std::string& id) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   // inspect always prints JSON: it exists to show exactly what is stored.
   if (what == "doc") {
-    auto doc = app::InspectDocument(*config, id);
+    auto doc = app::InspectDocument(session, id);
     if (!doc.ok()) return out.Fail(doc.status());
     std::string text = app::wire::DocumentInspection(*doc).dump(out.json ? -1 : 2);
     std::printf("%s\n", text.c_str());
     return kExitOk;
   }
   if (what == "answer") {
-    auto answer = app::StoredAnswerJson(*config, id);
+    auto answer = app::StoredAnswerJson(session, id);
     if (!answer.ok()) return out.Fail(answer.status());
     std::string text = nlohmann::json::parse(*answer).dump(out.json ? -1 : 2);
     std::printf("%s\n", text.c_str());
     return kExitOk;
   }
-  auto chunk = app::InspectChunk(*config, id);
+  auto chunk = app::InspectChunk(session, id);
   if (!chunk.ok()) return out.Fail(chunk.status());
   std::string text = app::wire::ChunkInspection(*chunk).dump(out.json ? -1 : 2);
   std::printf("%s\n", text.c_str());
@@ -60,13 +62,14 @@ int RunInspect(const Output& out, const Globals& g, const std::string& what,
 int RunFetch(const Output& out, const Globals& g, const FetchArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   Result<app::FetchResult> r = Status(ErrorCode::kInvalidInput, "unknown fetch kind");
   if (args.what == "chunk") {
-    r = app::FetchChunk(*config, args.id, args.context);
+    r = app::FetchChunk(session, args.id, args.context);
   } else if (args.what == "doc") {
-    r = app::FetchDocument(*config, args.id, args.max_tokens);
+    r = app::FetchDocument(session, args.id, args.max_tokens);
   } else {
-    r = app::FetchSpan(*config, args.id, args.line_start, args.line_end, args.max_tokens);
+    r = app::FetchSpan(session, args.id, args.line_start, args.line_end, args.max_tokens);
   }
   if (!r.ok()) return out.Fail(r.status());
   if (out.json) {

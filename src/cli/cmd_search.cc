@@ -190,7 +190,7 @@ Result<SearchArgs> BulkLineArgs(const SearchArgs& base, const nlohmann::json& li
   return a;
 }
 
-int RunBulk(const Output& out, const config::Config& config, const SearchArgs& args) {
+int RunBulk(const Output& out, app::Session& session, const SearchArgs& args) {
   constexpr int kMaxQueries = 100;
   std::vector<std::string> lines;
   for (std::string line; std::getline(std::cin, line);) {
@@ -215,9 +215,9 @@ int RunBulk(const Output& out, const config::Config& config, const SearchArgs& a
     auto a = BulkLineArgs(args, line, static_cast<int>(i) + 1);
     if (!a.ok()) {
       failed = a.status();
-    } else if (auto request = BuildRequest(*a, config); !request.ok()) {
+    } else if (auto request = BuildRequest(*a, session.config()); !request.ok()) {
       failed = request.status();
-    } else if (auto response = app::Search(config, *request); !response.ok()) {
+    } else if (auto response = app::Search(session, *request); !response.ok()) {
       failed = response.status();
     } else {
       item["response"] = app::wire::SearchResponse(*response, args.explain);
@@ -233,20 +233,21 @@ int RunBulk(const Output& out, const config::Config& config, const SearchArgs& a
 int RunSearch(const Output& out, const Globals& g, const SearchArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   if (args.bulk) {
     if (!args.words.empty() || !args.cursor.empty()) {
       return out.Fail(InvalidInput("--bulk reads its queries from stdin",
                                    "drop the query words (and --cursor) from the command line"));
     }
-    return RunBulk(out, *config, args);
+    return RunBulk(out, session, args);
   }
   if (args.words.empty()) {
     return out.Fail(InvalidInput("no query given",
                                  "kebab search WORDS..., or --bulk with ndjson queries on stdin"));
   }
-  auto request = BuildRequest(args, *config);
+  auto request = BuildRequest(args, session.config());
   if (!request.ok()) return out.Fail(request.status());
-  auto response = app::Search(*config, *request);
+  auto response = app::Search(session, *request);
   if (!response.ok()) return out.Fail(response.status());
   if (out.json) {
     out.Json(app::wire::SearchResponse(*response, args.explain));
@@ -255,7 +256,7 @@ int RunSearch(const Output& out, const Globals& g, const SearchArgs& args) {
     if (response->hits.empty()) {
       out.Note("no hits for \"" + response->query + "\"" +
                (response->hint ? "\n  hint: " + *response->hint : std::string()));
-    } else if (args.mode.empty() && config->embedding.provider == "none") {
+    } else if (args.mode.empty() && session.config().embedding.provider == "none") {
       out.Note(
           out.Dim("lexical only: for search by meaning (hybrid), `kebab models pull "
                   "multilingual-e5-small` and set [models.embedding] (see kebab init)"));

@@ -86,23 +86,4 @@ Result<std::unique_ptr<Embedder>> OpenEmbedder(const config::Config& config) {
   return embedder;
 }
 
-Result<Embedder*> SharedEmbedder(const config::Config& config) {
-  // Deliberately leaked (see the header); keyed by everything OpenEmbedder reads.
-  static auto& cache = *new std::map<std::string, std::unique_ptr<Embedder>>();
-  static std::mutex& mu = *new std::mutex();
-  const config::EmbeddingConfig& ec = config.embedding;
-  const std::string key =
-      ec.provider + '\x1f' + (ec.provider == "llama" ? LlamaModelPath(config) : ec.model) + '\x1f' +
-      ec.endpoint + '\x1f' + config.llm.endpoint + '\x1f' + ec.version + '\x1f' +
-      std::to_string(ec.threads) + '\x1f' + std::to_string(ec.dimensions) + '\x1f' +
-      ec.query_prefix + '\x1f' + ec.document_prefix;
-  std::lock_guard lock(mu);
-  auto it = cache.find(key);
-  if (it == cache.end()) {
-    KEBAB_ASSIGN_OR_RETURN(auto embedder, OpenEmbedder(config));
-    it = cache.emplace(key, std::move(embedder)).first;
-  }
-  return it->second.get();
-}
-
 }  // namespace kebab::embed

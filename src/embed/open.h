@@ -17,10 +17,4 @@ std::string LlamaModelPath(const config::Config& config);
 // to do lazily, only for commands that embed.
 Result<std::unique_ptr<Embedder>> OpenEmbedder(const config::Config& config);
 
-// The process's embedder for this configuration, opened on first use and kept (never freed):
-// a long-running process reuses the warm model across queries, and a CLI process skips
-// tearing down a large vocabulary at exit (~0.5 s for XLM-R's 250k pieces). Not thread-safe
-// to use concurrently; callers on several threads need their own OpenEmbedder.
-Result<Embedder*> SharedEmbedder(const config::Config& config);
-
 }  // namespace kebab::embed

@@ -1,0 +1,62 @@
+#include "app/session.h"
+
+#include "app/internal/session_state.h"
+#include "embed/open.h"
+#include "llm/open.h"
+
+namespace kebab::app {
+
+Session::Session(config::Config config, SessionOptions options)
+    : config_(std::move(config)),
+      options_(options),
+      state_(std::make_unique<internal::SessionState>()) {}
+
+Session::~Session() = default;
+
+Status Session::CheckWritable(std::string_view command) const {
+  return options_.readonly ? ReadonlyRefusal(command) : Status::OK();
+}
+
+Status ReadonlyRefusal(std::string_view command) {
+  return Status(ErrorCode::kReadonlyMode,
+                "`kebab " + std::string(command) + "` changes the index, and readonly mode is on",
+                "drop --readonly / unset KEBAB_READONLY to allow it");
+}
+
+namespace internal {
+
+Result<Lease<embed::Embedder>> SessionState::Embedder(const config::Config& config) {
+  std::unique_lock lock(embedder_mu_);
+  if (embedder_ == nullptr) {
+    KEBAB_ASSIGN_OR_RETURN(embedder_, embed::OpenEmbedder(config));
+  }
+  return Lease<embed::Embedder>(std::move(lock), embedder_.get());
+}
+
+Result<Lease<llm::LanguageModel>> SessionState::LanguageModel(const config::Config& config) {
+  std::unique_lock lock(llm_mu_);
+  if (llm_ == nullptr) {
+    KEBAB_ASSIGN_OR_RETURN(llm_, llm::OpenLanguageModel(config));
+  }
+  return Lease<llm::LanguageModel>(std::move(lock), llm_.get());
+}
+
+Result<std::shared_ptr<const index::VectorIndex>> SessionState::VectorIndex(
+    const config::Config& config, store::Store& store, int64_t space_id, int dimensions) {
+  KEBAB_ASSIGN_OR_RETURN(store::VectorIndexStamp stamp, store.IndexStamp());
+  const std::string key = stamp.store_id + "|" + std::to_string(space_id) + "|" +
+                          std::to_string(stamp.corpus_revision) + "|" +
+                          std::to_string(stamp.vectors_revision);
+  // Held while opening: two calls that find the index stale build it once.
+  std::lock_guard lock(index_mu_);
+  if (index_ != nullptr && index_key_ == key) return index_;
+  KEBAB_ASSIGN_OR_RETURN(
+      std::unique_ptr<index::VectorIndex> opened,
+      index::OpenIndex(store, space_id, dimensions, index::IndexOptionsFrom(config)));
+  index_ = std::move(opened);
+  index_key_ = key;
+  return index_;
+}
+
+}  // namespace internal
+}  // namespace kebab::app
