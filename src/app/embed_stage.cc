@@ -1,6 +1,7 @@
 #include "app/embed_stage.h"
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <unordered_set>
 #include <utility>
@@ -18,12 +19,24 @@ store::SpaceKey SpaceKeyOf(const embed::Embedder& embedder) {
   return {s.provider, s.model, s.version, s.dimensions, s.document_prefix};
 }
 
+bool SpaceMatchesConfig(const store::SpaceKey& space, const config::Config& config) {
+  const config::EmbeddingConfig& ec = config.embedding;
+  // A llama space is named after the GGUF file's stem (see LlamaEmbedder).
+  const std::string model =
+      ec.provider == "llama"
+          ? std::filesystem::path(models::ModelFilePath(config, ec.model)).stem().string()
+          : ec.model;
+  return space.provider == ec.provider && space.model == model && space.version == ec.version &&
+         (ec.dimensions <= 0 || space.dimensions == ec.dimensions) &&
+         (ec.document_prefix == "auto" || space.document_prefix == ec.document_prefix);
+}
+
 Result<std::optional<store::StoredSpace>> FindConfiguredSpace(const config::Config& config,
                                                               store::Store& store) {
   KEBAB_ASSIGN_OR_RETURN(std::vector<store::StoredSpace> spaces, store.ListSpaces());
   const store::StoredSpace* match = nullptr;
   for (const store::StoredSpace& s : spaces) {
-    if (!models::SpaceMatchesConfig(s.key, config)) continue;
+    if (!SpaceMatchesConfig(s.key, config)) continue;
     if (match != nullptr) return std::optional<store::StoredSpace>();  // ambiguous
     match = &s;
   }

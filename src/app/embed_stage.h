@@ -26,6 +26,12 @@ namespace kebab::app {
 // The store's identity for the space `embedder` writes.
 store::SpaceKey SpaceKeyOf(const embed::Embedder& embedder);
 
+// Whether a stored space can belong to the configured embedding model, judged from the config
+// alone (no model load): provider, model and version equal, and dimensions and document prefix
+// equal where the config fixes them (not 0 / "auto"), so a space is only ever kept in doubt.
+// The ingest's embed stage and `kebab models gc` (app/models.h) both decide by it.
+bool SpaceMatchesConfig(const store::SpaceKey& space, const config::Config& config);
+
 // The stored space the config names, found without loading the model: the configured
 // dimensions and "auto" prefix need the model, so they only narrow the match when set. Empty
 // when no space matches, or several do.

@@ -174,5 +174,27 @@ TEST_F(EmbedStageTest, DestroyingAStartedStageStopsItAndReleasesTheStore) {
   EXPECT_EQ(TextsWithoutVectors(), 0);
 }
 
+// Decided from the config alone: provider, model (a llama model's file stem) and version must
+// match; dimensions and document prefix only where the config fixes them.
+TEST(SpaceMatchesConfigTest, SpacesMatchTheConfigWhereItIsSpecific) {
+  config::Config config;
+  config.embedding.provider = "llama";
+  config.embedding.model = "/models/e5.gguf";
+  config.embedding.version = "v1";
+  EXPECT_TRUE(SpaceMatchesConfig({"llama", "e5", "v1", 384, "passage: "}, config));
+  EXPECT_TRUE(SpaceMatchesConfig({"llama", "e5", "v1", 768, ""}, config));
+  EXPECT_FALSE(SpaceMatchesConfig({"llama", "e5", "v2", 384, "passage: "}, config));
+  EXPECT_FALSE(SpaceMatchesConfig({"ollama", "e5", "v1", 384, "passage: "}, config));
+  EXPECT_FALSE(SpaceMatchesConfig({"llama", "bge", "v1", 384, ""}, config));
+  config.embedding.dimensions = 384;
+  config.embedding.document_prefix = "passage: ";
+  EXPECT_TRUE(SpaceMatchesConfig({"llama", "e5", "v1", 384, "passage: "}, config));
+  EXPECT_FALSE(SpaceMatchesConfig({"llama", "e5", "v1", 768, "passage: "}, config));
+  EXPECT_FALSE(SpaceMatchesConfig({"llama", "e5", "v1", 384, ""}, config));
+  config.embedding.provider = "ollama";
+  config.embedding.model = "nomic-embed-text";
+  EXPECT_TRUE(SpaceMatchesConfig({"ollama", "nomic-embed-text", "v1", 384, "passage: "}, config));
+}
+
 }  // namespace
 }  // namespace kebab::app

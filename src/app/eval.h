@@ -124,6 +124,10 @@ struct EvalComparison {
 Result<EvalComparison> CompareEvalRuns(Session& session, const std::string& a, const std::string& b,
                                        const std::string& metric, double threshold);
 
+// How a metric's value reads in reports and the CLI: counts whole, milliseconds to 0.1, the
+// rest to 4 places: ("ndcg@10", 0.79561) → "0.7956", ("latency_p95_ms", 5.86) → "5.9".
+std::string FormatMetric(const std::string& name, double value);
+
 // The directory of an imported collection: {data_dir}/eval/NAME.
 std::string CollectionDir(const config::Config& config, const std::string& name);
 // The config that measures a collection: the current one, with the workspace, data and runs

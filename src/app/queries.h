@@ -2,6 +2,7 @@
 // so they run beside an ingest and never modify the index.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,5 +42,38 @@ Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int l
 
 // Runs a search with the configured defaults filled in (k, snippet length).
 Result<search::SearchResponse> Search(Session& session, search::SearchRequest request);
+
+// A search as a caller states it (CLI flags, an MCP tool's arguments): text and numbers,
+// unset or empty meaning the configured default.
+struct SearchParams {
+  std::string query;
+  std::string mode;       // lexical | vector | hybrid; empty: hybrid with an embedding model
+  std::optional<int> k;   // >= 1; unset: search.default_k
+  int max_tokens = 0;     // 0: no budget
+  int snippet_chars = 0;  // 0: search.snippet_chars
+  std::string cursor;     // a previous response's next_cursor
+  bool explain = false, trace = false;
+  // Filters. Media kinds and source types may also be comma-separated lists.
+  std::vector<std::string> tags, media, doc_ids, source_types;
+  std::string lang, path_glob, trust_min, ingested_after;  // trust_min: primary | secondary |
+                                                           // generated; RFC 3339 date
+};
+
+// The request `params` states, validated: invalid_input naming the field and its allowed
+// values ("unknown mode 'sideways'").
+Result<search::SearchRequest> ResolveSearch(const Session& session, const SearchParams& params);
+
+// One query of a bulk search: {"query": str, "k"?: int, "mode"?: str, "id"?: any} over the
+// shared `base` parameters, run and returned as bulk_search_item.v1 (a failed query is an item
+// with its error, never a failed batch). `index` numbers it from 0.
+nlohmann::json BulkSearchItem(Session& session, const SearchParams& base,
+                              const nlohmann::json& query, int index);
+// At most this many queries in one bulk search.
+inline constexpr int kMaxBulkQueries = 100;
+
+// `snippet` (a SearchHit's) with its highlight markers replaced by `open` and `close` (both
+// empty: plain text).
+std::string RenderHighlights(std::string_view snippet, std::string_view open,
+                             std::string_view close);
 
 }  // namespace kebab::app

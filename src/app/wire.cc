@@ -220,6 +220,15 @@ json DocumentInspection(const store::StoredDocument& s) {
           {"provenance", provenance}};
 }
 
+json InitReport(const app::InitReport& r) {
+  json actions = json::array();
+  for (const auto& l : r.lines) {
+    actions.push_back({{"verb", l.verb}, {"path", l.path}, {"note", l.note}});
+  }
+  return {
+      {"config_path", r.config_path}, {"workspace_root", r.workspace_root}, {"actions", actions}};
+}
+
 json Doctor(const DoctorReport& r) {
   json checks = json::array();
   for (const auto& c : r.checks) {

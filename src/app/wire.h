@@ -7,7 +7,9 @@
 
 #include "app/admin.h"
 #include "app/ask.h"
+#include "app/eval.h"
 #include "app/ingest.h"
+#include "app/models.h"
 #include "app/queries.h"
 #include "search/search.h"
 
@@ -25,6 +27,7 @@ json DocSummary(const store::DocSummary& doc);
 json ChunkInspection(const store::StoredChunk& chunk);
 json DocumentInspection(const store::StoredDocument& doc);
 json Doctor(const DoctorReport& report);
+json InitReport(const app::InitReport& report);
 json IngestReport(const app::IngestReport& report);
 json IngestProgress(const IngestEvent& event);
 // IngestProgress(event) as one compact JSON line with its newline, byte for byte what
@@ -39,5 +42,35 @@ json Answer(const rag::Answer& answer, bool explain);
 json PackedChunks(const std::vector<rag::PackedChunk>& packed);
 // answer_event.v1 of `kind` (retrieval_done | token | final) with `body`'s fields.
 json AnswerEvent(std::string_view kind, const json& body);
+// The retrieval_done answer_event.v1: the hits retrieval returned, before the gate.
+json RetrievalDone(const std::vector<search::SearchHit>& hits);
+
+// eval ----------------------------------------------------------------------------------------
+// eval_run.v1: a run's header and means; each query's metrics, hits and answer only when
+// `with_queries`. report.json holds the same object with them.
+json EvalRun(const app::EvalRun& run, bool with_queries);
+// eval_list.v1: the stored runs as ListEvalRuns gave them (newest first).
+json EvalList(const std::vector<EvalRunSummary>& runs);
+// eval_compare.v1. `max_drop` set makes the comparison a gate, and only a gate can fail:
+// `failed` is true when `comparison.metric` fell by more than it.
+json EvalCompare(const EvalComparison& comparison, std::optional<double> max_drop);
+// eval_import_report.v1: what the import wrote and what the ingest after it indexed.
+json EvalImportReport(const EvalImportResult& result);
+// end eval ------------------------------------------------------------------------------------
+
+// models --------------------------------------------------------------------------------------
+// model_info.v1: one model; `hub` makes a catalog model's download URL.
+json ModelInfo(const models::ModelEntry& entry, const std::string& hub);
+// model_list.v1: ListModels' listing and the configured embedding model.
+json ModelList(const models::ModelListing& listing, const config::Config& config);
+// model_pull_progress.v1 of `kind`: "started" (before the first byte; url and path set) or
+// "progress".
+json ModelPullProgress(std::string_view kind, const std::string& name,
+                       const models::DownloadProgress& progress, const std::string& url = "",
+                       const std::string& path = "");
+json ModelPullReport(const models::PullReport& report);      // model_pull_report.v1
+json ModelRemoveReport(const models::RemoveReport& report);  // model_rm_report.v1
+json ModelsGcReport(const GcReport& report);                 // models_gc_report.v1
+// end models ----------------------------------------------------------------------------------
 
 }  // namespace kebab::app::wire

@@ -105,6 +105,12 @@ json Answer(const rag::Answer& a, bool explain) {
   return j;
 }
 
+json RetrievalDone(const std::vector<search::SearchHit>& hits) {
+  json list = json::array();
+  for (const search::SearchHit& h : hits) list.push_back(SearchHit(h, "", false, ""));
+  return AnswerEvent("retrieval_done", {{"hits", list}});
+}
+
 json PackedChunks(const std::vector<rag::PackedChunk>& packed) {
   json a = json::array();
   for (const rag::PackedChunk& p : packed) {

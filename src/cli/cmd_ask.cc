@@ -226,9 +226,7 @@ int RunAsk(const Output& out, const Globals& g, const AskArgs& args) {
   app::AskCallbacks callbacks;
   callbacks.on_retrieval = [&](const std::vector<search::SearchHit>& hits) {
     if (!stream_events) return;
-    nlohmann::json list = nlohmann::json::array();
-    for (const search::SearchHit& h : hits) list.push_back(app::wire::SearchHit(h, "", false, ""));
-    out.Json(app::wire::AnswerEvent("retrieval_done", {{"hits", list}}));
+    out.Json(app::wire::RetrievalDone(hits));
   };
   callbacks.on_piece = [&](std::string_view piece) {
     if (g_stop.load()) return false;

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "app/eval.h"
-#include "app/internal/eval_report.h"
+#include "app/wire.h"
 #include "cli/common.h"
 
 namespace kebab::cli {
@@ -138,7 +138,7 @@ int Run(const Output& out, const Globals& g, const EvalArgs& args) {
     return out.Fail(run.status());
   }
   if (out.json) {
-    out.Json(app::internal::RunJson(*run, args.verbose_json));
+    out.Json(app::wire::EvalRun(*run, args.verbose_json));
     return kExitOk;
   }
   PrintRunHeader(out, *run);
@@ -158,7 +158,7 @@ int Aggregate(const Output& out, const Globals& g, const EvalArgs& args) {
   auto run = app::AggregateEvalRun(session, args.run_a);
   if (!run.ok()) return out.Fail(run.status());
   if (out.json) {
-    out.Json(app::internal::RunJson(*run, false));
+    out.Json(app::wire::EvalRun(*run, false));
     return kExitOk;
   }
   PrintRunHeader(out, *run);
@@ -173,19 +173,7 @@ int List(const Output& out, const Globals& g, const EvalArgs& args) {
   auto runs = app::ListEvalRuns(session, args.limit);
   if (!runs.ok()) return out.Fail(runs.status());
   if (out.json) {
-    nlohmann::json items = nlohmann::json::array();
-    for (const auto& r : *runs) {
-      items.push_back(
-          {{"run_id", r.run_id},
-           {"suite", r.suite},
-           {"collection", r.store.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.store)},
-           {"created_at", r.created_at},
-           {"mode", r.mode},
-           {"k", r.k},
-           {"queries", r.queries},
-           {"aggregate", r.aggregate}});
-    }
-    out.Json({{"schema_version", "eval_list.v1"}, {"runs", items}});
+    out.Json(app::wire::EvalList(*runs));
     return kExitOk;
   }
   if (runs->empty()) {
@@ -212,27 +200,7 @@ int Compare(const Output& out, const Globals& g, const EvalArgs& args) {
   const bool gate = args.max_drop.has_value();
   const bool failed = gate && c.failed;
   if (out.json) {
-    nlohmann::json deltas = nlohmann::json::object(), queries = nlohmann::json::array();
-    for (const auto& d : c.deltas) deltas[d.name] = {{"a", d.a}, {"b", d.b}, {"delta", d.b - d.a}};
-    for (const auto& q : c.queries) {
-      queries.push_back(
-          {{"id", q.id}, {"query", q.query}, {"a", q.a}, {"b", q.b}, {"kind", q.kind}});
-    }
-    out.Json({{"schema_version", "eval_compare.v1"},
-              {"a", c.a.run_id},
-              {"b", c.b.run_id},
-              {"metric", c.metric},
-              {"max_drop", gate ? nlohmann::json(*args.max_drop) : nlohmann::json(nullptr)},
-              {"failed", failed},
-              {"suites_differ", c.suites_differ},
-              {"wins", c.wins},
-              {"losses", c.losses},
-              {"draws", c.draws},
-              {"regressions", c.regressions},
-              {"only_in_a", c.only_in_a},
-              {"only_in_b", c.only_in_b},
-              {"deltas", deltas},
-              {"queries", queries}});
+    out.Json(app::wire::EvalCompare(c, args.max_drop));
     return failed ? kExitNoResult : kExitOk;
   }
   out.Line(out.Bold("A " + c.a.run_id) + "  " + c.a.suite + " " + c.a.mode +
@@ -244,9 +212,8 @@ int Compare(const Output& out, const Globals& g, const EvalArgs& args) {
     const double delta = d.b - d.a;
     std::string line = "  " + d.name +
                        std::string(d.name.size() < 22 ? 22 - d.name.size() : 1, ' ') +
-                       app::internal::FormatMetric(d.name, d.a) + " → " +
-                       app::internal::FormatMetric(d.name, d.b) + "  (" + (delta > 0 ? "+" : "") +
-                       app::internal::FormatMetric(d.name, delta) + ")";
+                       app::FormatMetric(d.name, d.a) + " → " + app::FormatMetric(d.name, d.b) +
+                       "  (" + (delta > 0 ? "+" : "") + app::FormatMetric(d.name, delta) + ")";
     out.Line(d.name == c.metric ? out.Bold(line) : line);
   }
   out.Line("per query on " + c.metric + ": " + std::to_string(c.wins) + " wins, " +
@@ -297,28 +264,7 @@ int Import(const Output& out, const Globals& g, const EvalArgs& args) {
   }
   const eval::ImportReport& r = result->report;
   if (out.json) {
-    out.Json({{"schema_version", "eval_import_report.v1"},
-              {"name", r.name},
-              {"dir", result->dir},
-              {"corpus_dir", r.corpus_dir},
-              {"suite_path", r.suite_path},
-              {"documents", r.documents},
-              {"queries", r.queries},
-              {"judgements", r.judgements},
-              {"queries_without_judgements", r.queries_without_judgements},
-              {"files_written", r.files_written},
-              {"files_unchanged", r.files_unchanged},
-              {"files_removed", r.files_removed},
-              {"warnings", r.warnings},
-              {"ingest",
-               {{"new", result->ingest.new_docs},
-                {"updated", result->ingest.updated},
-                {"unchanged", result->ingest.unchanged},
-                {"purged", result->ingest.purged},
-                {"errors", result->ingest.errors},
-                {"chunks_indexed", result->ingest.chunks_indexed}}},
-              {"import_ms", result->import_ms},
-              {"ingest_ms", result->ingest_ms}});
+    out.Json(app::wire::EvalImportReport(*result));
     return kExitOk;
   }
   for (const std::string& w : r.warnings) out.Note("warning: " + w);

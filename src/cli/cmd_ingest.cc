@@ -85,12 +85,7 @@ int RunInit(const Output& out, const Globals& g, bool force) {
   auto report = app::Init(path, force, g.env, {.readonly = g.readonly});
   if (!report.ok()) return out.Fail(report.status());
   if (out.json) {
-    nlohmann::json lines = nlohmann::json::array();
-    for (const auto& l : report->lines)
-      lines.push_back({{"verb", l.verb}, {"path", l.path}, {"note", l.note}});
-    out.Json({{"config_path", report->config_path},
-              {"workspace_root", report->workspace_root},
-              {"actions", lines}});
+    out.Json(app::wire::InitReport(*report));
     return kExitOk;
   }
   for (const auto& l : report->lines) {

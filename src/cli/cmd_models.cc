@@ -7,15 +7,15 @@
 #include <csignal>
 #include <cstdio>
 
+#include "app/models.h"
+#include "app/wire.h"
 #include "cli/common.h"
 #include "core/time.h"
-#include "models/models.h"
-#include "models/wire.h"
 
 namespace kebab::cli {
 namespace {
 
-using models::HumanBytes;
+using app::HumanBytes;
 
 constexpr char kListHelp[] =
     "Examples:\n"
@@ -121,9 +121,10 @@ std::string Padded(const std::string& s, size_t width) {
 int RunList(const Output& out, const Globals& g) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  const models::ModelListing l = models::ListModels(*config, g.env);
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  const models::ModelListing l = app::ListModels(session, g.env);
   if (out.json) {
-    out.Json(models::wire::ModelList(l, *config));
+    out.Json(app::wire::ModelList(l, session.config()));
     return kExitOk;
   }
   out.Line("model directory  " + l.model_dir);
@@ -166,9 +167,9 @@ int RunList(const Output& out, const Globals& g) {
 }
 
 int RunPull(const Output& out, const Globals& g, const ModelsArgs& args) {
-  if (auto st = CheckWritable(g, "models pull"); !st.ok()) return out.Fail(st);
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
   DownloadBar bar(!out.quiet && out.stderr_tty, args.name);
   int64_t last_event_ms = 0;
   models::PullOptions options;
@@ -179,9 +180,9 @@ int RunPull(const Output& out, const Globals& g, const ModelsArgs& args) {
   options.cancel = &g_cancel;
   options.on_start = [&](const std::string& url, const std::string& path, int64_t resume_from) {
     if (out.json) {
-      out.Json(models::wire::PullProgress("started", args.name,
-                                          {.bytes_done = resume_from, .resumed_from = resume_from},
-                                          url, path));
+      out.Json(app::wire::ModelPullProgress(
+          "started", args.name, {.bytes_done = resume_from, .resumed_from = resume_from}, url,
+          path));
       std::fflush(stdout);
     } else {
       out.Note("pulling " + args.name + " from " + url +
@@ -196,17 +197,17 @@ int RunPull(const Output& out, const Globals& g, const ModelsArgs& args) {
     const int64_t now = MonotonicMillis();
     if (now - last_event_ms < 500 && p.bytes_done != p.bytes_total) return;
     last_event_ms = now;
-    out.Json(models::wire::PullProgress("progress", args.name, p));
+    out.Json(app::wire::ModelPullProgress("progress", args.name, p));
     std::fflush(stdout);
   };
   g_cancel = false;
   std::signal(SIGINT, OnSigint);
-  auto report = models::PullModel(*config, g.env, options);
+  auto report = app::PullModel(session, g.env, options);
   std::signal(SIGINT, SIG_DFL);
   bar.Finish();
   if (!report.ok()) return out.Fail(report.status());
   if (out.json) {
-    out.Json(models::wire::PullReport(*report));
+    out.Json(app::wire::ModelPullReport(*report));
     return kExitOk;
   }
   if (report->already_present) {
@@ -232,8 +233,7 @@ int RunPull(const Output& out, const Globals& g, const ModelsArgs& args) {
         break;
     }
   }
-  const models::CatalogModel* known = models::FindCatalogModel(args.name);
-  if (known == nullptr || known->kind == models::ModelKind::kEmbedding) {
+  if (report->catalog == nullptr || report->catalog->kind == models::ModelKind::kEmbedding) {
     out.Note("hint: use it for search with [models.embedding] provider = \"llama\", model = \"" +
              args.name + "\"");
   }
@@ -243,22 +243,25 @@ int RunPull(const Output& out, const Globals& g, const ModelsArgs& args) {
 int RunPath(const Output& out, const Globals& g, const ModelsArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  auto entry = models::InstalledModel(*config, args.name);
-  if (!entry.ok()) return out.Fail(entry.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  auto found = app::ModelPath(session, g.env, args.name);
+  if (!found.ok()) return out.Fail(found.status());
   if (out.json) {
-    out.Json(models::wire::ModelInfo(*entry, models::HubEndpoint(g.env)));
+    out.Json(app::wire::ModelInfo(found->model, found->hub));
   } else {
-    out.Line(entry->path);
+    out.Line(found->model.path);
   }
   return kExitOk;
 }
 
 int RunRm(const Output& out, const Globals& g, const ModelsArgs& args) {
-  if (auto st = CheckWritable(g, "models rm"); !st.ok()) return out.Fail(st);
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  // Before the confirmation: a removal that would be refused asks nothing.
+  if (auto st = session.CheckWritable("models rm"); !st.ok()) return out.Fail(st);
   if (!args.yes) {
-    const models::ModelListing l = models::ListModels(*config, g.env);
+    const models::ModelListing l = app::ListModels(session, g.env);
     std::string question = "Remove " + args.name + "?";
     for (const models::ModelEntry& e : l.models) {
       if (e.name != args.name) continue;
@@ -272,10 +275,10 @@ int RunRm(const Output& out, const Globals& g, const ModelsArgs& args) {
       return kExitNoResult;
     }
   }
-  auto report = models::RemoveModel(*config, args.name);
+  auto report = app::RemoveModel(session, args.name);
   if (!report.ok()) return out.Fail(report.status());
   if (out.json) {
-    out.Json(models::wire::RemoveReport(*report));
+    out.Json(app::wire::ModelRemoveReport(*report));
     return kExitOk;
   }
   for (const std::string& p : report->removed_paths) out.Line("removed  " + p);
@@ -294,14 +297,16 @@ std::string SpaceLine(const store::StoredSpace& s) {
 }
 
 int RunGc(const Output& out, const Globals& g, const ModelsArgs& args) {
-  if (!args.dry_run) {
-    if (auto st = CheckWritable(g, "models gc"); !st.ok()) return out.Fail(st);
-  }
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  auto plan = models::GcSpaces(*config, /*dry_run=*/true);
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  // Before the plan and the confirmation: a gc that would be refused asks nothing.
+  if (!args.dry_run) {
+    if (auto st = session.CheckWritable("models gc"); !st.ok()) return out.Fail(st);
+  }
+  auto plan = app::GcSpaces(session, /*dry_run=*/true);
   if (!plan.ok()) return out.Fail(plan.status());
-  Result<models::GcReport> report = *plan;
+  Result<app::GcReport> report = *plan;
   if (!args.dry_run && !plan->removed.empty()) {
     std::string question = "Delete from the index:";
     for (const auto& s : plan->removed) question += "\n  " + SpaceLine(s);
@@ -312,12 +317,12 @@ int RunGc(const Output& out, const Globals& g, const ModelsArgs& args) {
       out.Note("nothing removed");
       return kExitNoResult;
     }
-    report = models::GcSpaces(*config, /*dry_run=*/false);
+    report = app::GcSpaces(session, /*dry_run=*/false);
     if (!report.ok()) return out.Fail(report.status());
   }
   report->dry_run = args.dry_run;
   if (out.json) {
-    out.Json(models::wire::GcReport(*report));
+    out.Json(app::wire::ModelsGcReport(*report));
     return kExitOk;
   }
   const std::string verb = args.dry_run ? "would remove  " : "removed  ";

@@ -8,93 +8,34 @@
 #include "app/wire.h"
 #include "cli/common.h"
 #include "core/time.h"
-#include "search/snippet.h"
 
 namespace kebab::cli {
 namespace {
 
-template <typename T, typename Parse>
-Status ParseList(const std::vector<std::string>& values, const char* flag, Parse parse,
-                 const char* allowed, std::vector<T>* out) {
-  for (const auto& raw : values) {
-    size_t pos = 0;
-    while (pos <= raw.size()) {
-      size_t comma = raw.find(',', pos);
-      std::string v = raw.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-      if (!v.empty()) {
-        auto parsed = parse(v);
-        if (!parsed) {
-          return InvalidInput(std::string("unknown ") + flag + " value '" + v + "'",
-                              std::string("use one of: ") + allowed);
-        }
-        out->push_back(*parsed);
-      }
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
-  }
-  return Status::OK();
-}
-
-Result<search::SearchRequest> BuildRequest(const SearchArgs& a, const config::Config& config) {
-  search::SearchRequest r;
-  for (const auto& w : a.words) r.query += (r.query.empty() ? "" : " ") + w;
-  if (a.mode.empty()) {
-    r.mode = config.embedding.provider == "none" ? SearchMode::kLexical : SearchMode::kHybrid;
-  } else {
-    auto mode = ParseSearchMode(a.mode);
-    if (!mode) {
-      return InvalidInput("unknown --mode '" + a.mode + "'", "use lexical, vector or hybrid");
-    }
-    r.mode = *mode;
-  }
-  if (a.k && *a.k < 1) return InvalidInput("--k must be at least 1");
-  r.k = a.k.value_or(config.search.default_k);
-  r.snippet_chars = a.snippet_chars > 0 ? a.snippet_chars : config.search.snippet_chars;
-  if (a.max_tokens < 0) return InvalidInput("--max-tokens must be positive");
-  if (a.max_tokens > 0) r.max_tokens = a.max_tokens;
-  if (!a.cursor.empty()) r.cursor = a.cursor;
-  r.explain = a.explain;
-  r.trace = a.trace;
-  SearchFilters& f = r.filters;
-  for (const auto& t : a.tags) f.tags_any.push_back(t);
-  if (!a.lang.empty()) f.lang = a.lang;
-  if (!a.path_glob.empty()) f.path_glob = a.path_glob;
-  if (!a.trust_min.empty()) {
-    f.trust_min = ParseTrustLevel(a.trust_min);
-    if (!f.trust_min) {
-      return InvalidInput("unknown --trust-min '" + a.trust_min + "'",
-                          "use primary, secondary or generated");
-    }
-  }
-  KEBAB_RETURN_IF_ERROR(ParseList(a.media, "--media", ParseMediaKind,
-                                  "markdown (md), pdf, image, audio, code, other", &f.media));
-  KEBAB_RETURN_IF_ERROR(ParseList(a.source_types, "--source-type", ParseSourceType,
-                                  "markdown, note, paper, reference, inbox", &f.source_types));
-  for (const auto& id : a.doc_ids) f.doc_ids.push_back(id);
-  if (!a.ingested_after.empty()) {
-    if (!ParseRfc3339(a.ingested_after)) {
-      return InvalidInput("--ingested-after '" + a.ingested_after + "' is not a date",
-                          "use RFC 3339, e.g. 2026-05-01 or 2026-05-01T09:00:00+09:00");
-    }
-    f.ingested_after = a.ingested_after;
-  }
-  return r;
+app::SearchParams ParamsOf(const SearchArgs& a) {
+  app::SearchParams p;
+  for (const auto& w : a.words) p.query += (p.query.empty() ? "" : " ") + w;
+  p.mode = a.mode;
+  p.k = a.k;
+  p.max_tokens = a.max_tokens;
+  p.snippet_chars = a.snippet_chars;
+  p.cursor = a.cursor;
+  p.explain = a.explain;
+  p.trace = a.trace;
+  p.tags = a.tags;
+  p.media = a.media;
+  p.doc_ids = a.doc_ids;
+  p.source_types = a.source_types;
+  p.lang = a.lang;
+  p.path_glob = a.path_glob;
+  p.trust_min = a.trust_min;
+  p.ingested_after = a.ingested_after;
+  return p;
 }
 
 std::string Highlight(const Output& out, const std::string& snippet) {
-  if (!out.stdout_tty) return search::StripHighlights(snippet);
-  std::string s;
-  for (char c : snippet) {
-    if (c == search::kHighlightOpen) {
-      s += "\033[1;33m";
-    } else if (c == search::kHighlightClose) {
-      s += "\033[0m";
-    } else {
-      s += c;
-    }
-  }
-  return s;
+  return out.stdout_tty ? app::RenderHighlights(snippet, "\033[1;33m", "\033[0m")
+                        : app::RenderHighlights(snippet, "", "");
 }
 
 void PrintHuman(const Output& out, const search::SearchResponse& r, bool explain) {
@@ -170,60 +111,24 @@ void PrintHuman(const Output& out, const search::SearchResponse& r, bool explain
   }
 }
 
-// One query line of --bulk: {"query": str, "k"?: int, "mode"?: str, "id"?: any}.
-Result<SearchArgs> BulkLineArgs(const SearchArgs& base, const nlohmann::json& line, int number) {
-  const std::string where = "line " + std::to_string(number) + ": ";
-  const char* example = "one query a line, e.g. {\"query\": \"wal checkpoint\", \"k\": 5}";
-  if (!line.is_object() || !line.contains("query") || !line["query"].is_string()) {
-    return InvalidInput(where + "expected a JSON object with a \"query\" string", example);
-  }
-  SearchArgs a = base;
-  a.words = {line["query"].get<std::string>()};
-  if (line.contains("k")) {
-    if (!line["k"].is_number_integer()) return InvalidInput(where + "\"k\" must be an integer");
-    a.k = line["k"].get<int>();
-  }
-  if (line.contains("mode")) {
-    if (!line["mode"].is_string()) return InvalidInput(where + "\"mode\" must be a string");
-    a.mode = line["mode"].get<std::string>();
-  }
-  return a;
-}
-
 int RunBulk(const Output& out, app::Session& session, const SearchArgs& args) {
-  constexpr int kMaxQueries = 100;
   std::vector<std::string> lines;
   for (std::string line; std::getline(std::cin, line);) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     lines.push_back(std::move(line));
   }
-  if (lines.size() > kMaxQueries) {
-    return out.Fail(InvalidInput("--bulk takes at most " + std::to_string(kMaxQueries) +
+  if (lines.size() > app::kMaxBulkQueries) {
+    return out.Fail(InvalidInput("--bulk takes at most " + std::to_string(app::kMaxBulkQueries) +
                                      " queries, got " + std::to_string(lines.size()),
                                  "split the queries into several calls"));
   }
   if (lines.empty()) return out.Fail(InvalidInput("--bulk read no queries from stdin"));
+  const app::SearchParams base = ParamsOf(args);
   for (size_t i = 0; i < lines.size(); ++i) {
-    nlohmann::json item = {{"schema_version", "bulk_search_item.v1"},
-                           {"index", i},
-                           {"id", nullptr},
-                           {"response", nullptr},
-                           {"error", nullptr}};
-    nlohmann::json line = nlohmann::json::parse(lines[i], nullptr, /*allow_exceptions=*/false);
-    if (line.is_object() && line.contains("id")) item["id"] = line["id"];
-    Status failed;
-    auto a = BulkLineArgs(args, line, static_cast<int>(i) + 1);
-    if (!a.ok()) {
-      failed = a.status();
-    } else if (auto request = BuildRequest(*a, session.config()); !request.ok()) {
-      failed = request.status();
-    } else if (auto response = app::Search(session, *request); !response.ok()) {
-      failed = response.status();
-    } else {
-      item["response"] = app::wire::SearchResponse(*response, args.explain);
-    }
-    if (!failed.ok()) item["error"] = app::wire::Error(failed);
-    out.Json(item);
+    // A line that is not JSON is an item with its error, like any other bad query.
+    const nlohmann::json query =
+        nlohmann::json::parse(lines[i], nullptr, /*allow_exceptions=*/false);
+    out.Json(app::BulkSearchItem(session, base, query, static_cast<int>(i)));
   }
   return kExitOk;
 }
@@ -245,7 +150,7 @@ int RunSearch(const Output& out, const Globals& g, const SearchArgs& args) {
     return out.Fail(InvalidInput("no query given",
                                  "kebab search WORDS..., or --bulk with ndjson queries on stdin"));
   }
-  auto request = BuildRequest(args, session.config());
+  auto request = app::ResolveSearch(session, ParamsOf(args));
   if (!request.ok()) return out.Fail(request.status());
   auto response = app::Search(session, *request);
   if (!response.ok()) return out.Fail(response.status());

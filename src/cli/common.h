@@ -7,9 +7,6 @@ namespace kebab::cli {
 
 Result<config::Config> LoadConfigFor(const Globals& g);
 
-// kReadonlyMode when --readonly / KEBAB_READONLY forbids a mutating command.
-Status CheckWritable(const Globals& g, std::string_view command);
-
 // Asks `question` [y/N] on the terminal; true for y/yes. With `yes` (--yes) there is no
 // question; --json or a non-terminal stdin needs --yes: invalid_input naming `what`.
 Result<bool> Confirm(const Output& out, bool yes, const std::string& what,

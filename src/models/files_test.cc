@@ -1,13 +1,11 @@
-// Model names, the files in model_dir, and garbage-collecting embedding spaces.
+// Model names and the files in model_dir.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "core/hash.h"
 #include "models/models.h"
-#include "store/store.h"
 
 namespace kebab::models {
 namespace {
@@ -149,97 +147,8 @@ TEST_F(ModelFilesTest, PullChecksItsInputsAndSkipsAPresentFile) {
   ASSERT_TRUE(present.ok()) << present.status().ToString();
   EXPECT_TRUE(present->already_present);
   EXPECT_EQ(present->bytes, 42);
+  EXPECT_EQ(present->catalog, FindCatalogModel("bge-m3"));
   EXPECT_EQ(present->url, "http://127.0.0.1:1/rbehzadan/bge-m3-gguf/resolve/main/bge-m3-Q8_0.gguf");
-}
-
-class GcTest : public ModelFilesTest {
- protected:
-  int64_t AddSpace(store::Store& s, const store::SpaceKey& key, int vectors) {
-    auto id = s.EnsureSpace(key);
-    EXPECT_TRUE(id.ok());
-    std::vector<std::string> hashes;
-    std::vector<std::vector<float>> values;
-    for (int i = 0; i < vectors; ++i) {
-      hashes.push_back(Blake3Key16(key.model + std::to_string(i)));
-      values.push_back(std::vector<float>(static_cast<size_t>(key.dimensions), 0.5f));
-    }
-    EXPECT_TRUE(s.PutVectors(*id, hashes, values).ok());
-    return *id;
-  }
-};
-
-TEST_F(GcTest, SpacesMatchTheConfigWhereItIsSpecific) {
-  UseLlama("/models/e5.gguf");
-  config_.embedding.version = "v1";
-  EXPECT_TRUE(SpaceMatchesConfig({"llama", "e5", "v1", 384, "passage: "}, config_));
-  EXPECT_TRUE(SpaceMatchesConfig({"llama", "e5", "v1", 768, ""}, config_));
-  EXPECT_FALSE(SpaceMatchesConfig({"llama", "e5", "v2", 384, "passage: "}, config_));
-  EXPECT_FALSE(SpaceMatchesConfig({"ollama", "e5", "v1", 384, "passage: "}, config_));
-  EXPECT_FALSE(SpaceMatchesConfig({"llama", "bge", "v1", 384, ""}, config_));
-  config_.embedding.dimensions = 384;
-  config_.embedding.document_prefix = "passage: ";
-  EXPECT_TRUE(SpaceMatchesConfig({"llama", "e5", "v1", 384, "passage: "}, config_));
-  EXPECT_FALSE(SpaceMatchesConfig({"llama", "e5", "v1", 768, "passage: "}, config_));
-  EXPECT_FALSE(SpaceMatchesConfig({"llama", "e5", "v1", 384, ""}, config_));
-  config_.embedding.provider = "ollama";
-  config_.embedding.model = "nomic-embed-text";
-  EXPECT_TRUE(SpaceMatchesConfig({"ollama", "nomic-embed-text", "v1", 384, "passage: "}, config_));
-}
-
-TEST_F(GcTest, RemovesOnlyTheSpacesTheConfigDoesNotUse) {
-  {
-    auto s = store::Store::Open(config_.storage.sqlite, {});
-    ASSERT_TRUE(s.ok());
-    AddSpace(**s, {"llama", "old-model", "v1", 4, ""}, 3);
-    AddSpace(**s, {"llama", "current", "v1", 4, ""}, 2);
-    AddSpace(**s, {"llama", "current", "v0", 4, ""}, 5);
-  }
-  UseLlama("current");
-  auto dry = GcSpaces(config_, /*dry_run=*/true);
-  ASSERT_TRUE(dry.ok()) << dry.status().ToString();
-  EXPECT_TRUE(dry->dry_run);
-  EXPECT_EQ(dry->removed.size(), 2u);
-  EXPECT_EQ(dry->vectors_removed, 8);
-  ASSERT_EQ(dry->kept.size(), 1u);
-  EXPECT_EQ(dry->kept[0].key.model, "current");
-
-  auto done = GcSpaces(config_, /*dry_run=*/false);
-  ASSERT_TRUE(done.ok()) << done.status().ToString();
-  EXPECT_EQ(done->vectors_removed, 8);
-  auto s = store::Store::Open(config_.storage.sqlite, {});
-  ASSERT_TRUE(s.ok());
-  auto spaces = (*s)->ListSpaces();
-  ASSERT_TRUE(spaces.ok());
-  ASSERT_EQ(spaces->size(), 1u);
-  EXPECT_EQ((*spaces)[0].key.model, "current");
-  EXPECT_EQ((*spaces)[0].vector_count, 2);
-  // Idempotent.
-  auto again = GcSpaces(config_, false);
-  ASSERT_TRUE(again.ok());
-  EXPECT_TRUE(again->removed.empty());
-}
-
-TEST_F(GcTest, DeleteSpaceBumpsTheCorpusRevisionOnlyWhenSomethingWent) {
-  auto s = store::Store::Open(config_.storage.sqlite, {});
-  ASSERT_TRUE(s.ok());
-  const int64_t id = AddSpace(**s, {"llama", "m", "v1", 4, ""}, 3);
-  const int64_t before = *(*s)->CorpusRevision();
-  auto removed = (*s)->DeleteSpace(id);
-  ASSERT_TRUE(removed.ok());
-  EXPECT_EQ(*removed, 3);
-  EXPECT_GT(*(*s)->CorpusRevision(), before);
-  const int64_t after = *(*s)->CorpusRevision();
-  EXPECT_EQ(*(*s)->DeleteSpace(id), 0);
-  EXPECT_EQ(*(*s)->CorpusRevision(), after);
-}
-
-TEST_F(GcTest, WithoutAModelOrAnIndex) {
-  EXPECT_EQ(GcSpaces(config_, false).status().code(), ErrorCode::kInvalidInput);
-  UseLlama("current");
-  auto empty = GcSpaces(config_, false);
-  ASSERT_TRUE(empty.ok());
-  EXPECT_TRUE(empty->kept.empty() && empty->removed.empty());
-  EXPECT_FALSE(fs::exists(config_.storage.sqlite));
 }
 
 }  // namespace

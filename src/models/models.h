@@ -1,9 +1,10 @@
 // Model files: the catalog of known GGUF models (catalog.h), pulling them into
-// storage.model_dir with resume and checksum (download.h), what is on disk, and dropping the
-// embedding spaces of models the config no longer uses. Each `kebab models` subcommand is one
-// call here. A model NAME is always the file {model_dir}/NAME.gguf, so a pulled model is used
-// by setting models.embedding.model = "NAME". Calls are independent; two processes pulling
-// the same NAME at once would share one .part file, so do not.
+// storage.model_dir with resume and checksum (download.h), and what is on disk. A model NAME is
+// always the file {model_dir}/NAME.gguf, so a pulled model is used by setting
+// models.embedding.model = "NAME". This module knows files, not the index: `kebab models` runs
+// through the app facade (app/models.h), which adds the read-only policy and `models gc`, the
+// one subcommand that needs the store. Calls are independent; two processes pulling the same
+// NAME at once would share one .part file, so do not.
 #pragma once
 
 #include <atomic>
@@ -16,7 +17,6 @@
 #include "core/status.h"
 #include "models/catalog.h"
 #include "models/download.h"
-#include "store/vectors.h"
 
 namespace kebab::models {
 
@@ -78,6 +78,8 @@ struct PullOptions {
 
 struct PullReport {
   std::string name, url, path;
+  // The catalog entry NAME names; null for a name the catalog does not know (pulled by --url).
+  const CatalogModel* catalog = nullptr;
   bool already_present = false;  // NAME.gguf existed and force was off: nothing downloaded
   int64_t bytes = 0;             // size of NAME.gguf
   DownloadResult download;       // when downloaded
@@ -98,22 +100,5 @@ struct RemoveReport {
 
 // Deletes NAME.gguf and NAME.gguf.part; model_not_pulled when neither exists.
 Result<RemoveReport> RemoveModel(const config::Config& config, const std::string& name);
-
-// Whether a stored space can belong to the configured embedding model, judged from the config
-// alone (no model load): provider, model and version equal, and dimensions and document prefix
-// equal where the config fixes them (not 0 / "auto"), so a space is only ever kept in doubt.
-bool SpaceMatchesConfig(const store::SpaceKey& space, const config::Config& config);
-
-struct GcReport {
-  bool dry_run = false;
-  std::vector<store::StoredSpace> kept, removed;
-  int64_t vectors_removed = 0;  // with dry_run: how many would go
-};
-
-// Deletes from the index every embedding space, with its vectors, that SpaceMatchesConfig
-// rejects (the vectors of models switched away from: `kebab reset --vector-only` drops all).
-// dry_run only reports. No index yet: an empty report. No embedding model configured:
-// invalid_input, since every space would go.
-Result<GcReport> GcSpaces(const config::Config& config, bool dry_run);
 
 }  // namespace kebab::models

@@ -29,6 +29,7 @@ Result<PullReport> PullModel(const config::Config& config, const config::Environ
 
   PullReport report;
   report.name = options.name;
+  report.catalog = known;
   report.url = !options.url.empty() ? options.url : DownloadUrl(*known, HubEndpoint(env));
   report.path = config.storage.model_dir + "/" + options.name + ".gguf";
   std::error_code ec;

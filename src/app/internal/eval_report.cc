@@ -127,11 +127,6 @@ std::vector<std::string> MetricOrder(const std::map<std::string, double>& aggreg
   return names;
 }
 
-std::string FormatMetric(const std::string& name, double value) {
-  if (name.ends_with("_queries")) return Fixed(value, 0);
-  return Fixed(value, name.ends_with("_ms") ? 1 : 4);
-}
-
 nlohmann::json QueryJson(const EvalQueryResult& q) {
   nlohmann::json hits = nlohmann::json::array();
   for (const EvalHit& h : q.hits) {
@@ -319,3 +314,12 @@ Result<std::optional<EvalRun>> LoadRun(store::Store& store, const std::string& r
 }
 
 }  // namespace kebab::app::internal
+
+namespace kebab::app {
+
+std::string FormatMetric(const std::string& name, double value) {
+  if (name.ends_with("_queries")) return internal::Fixed(value, 0);
+  return internal::Fixed(value, name.ends_with("_ms") ? 1 : 4);
+}
+
+}  // namespace kebab::app

@@ -1,5 +1,5 @@
-// Eval runs as data: the means of a run, its JSON (the store's rows, report.json and
-// `--json`), its Markdown report, and where both are kept.
+// Eval runs as data: the means of a run, its JSON (the store's rows, report.json and, through
+// wire::EvalRun, `--json`), its Markdown report, and where both are kept. Private to app.
 #pragma once
 
 #include <map>
@@ -19,15 +19,14 @@ std::map<std::string, double> Aggregate(const std::vector<EvalQueryResult>& quer
 // The aggregate's metric names in reading order: nDCG@10, MRR@10, then hit, recall and
 // precision by k, then the answer metrics, counts and latency.
 std::vector<std::string> MetricOrder(const std::map<std::string, double>& aggregate);
-// How a metric's value is printed: counts whole, milliseconds to 0.1, the rest to 4 places.
-std::string FormatMetric(const std::string& name, double value);
 
 // A judged query's metric values, named as the aggregate names them ("hit@1", "ndcg@10", ...).
 std::map<std::string, double> MetricValues(const eval::QueryMetrics& m);
 
 nlohmann::json QueryJson(const EvalQueryResult& q);
 EvalQueryResult QueryFromJson(const nlohmann::json& j);
-// eval_run.v1; per-query results only when `with_queries`.
+// eval_run.v1; per-query results only when `with_queries`. The store keeps it too, so
+// QueryFromJson and LoadRun must read back whatever this writes.
 nlohmann::json RunJson(const EvalRun& run, bool with_queries);
 std::string RunMarkdown(const EvalRun& run);
 

@@ -1,11 +1,12 @@
-#include "models/wire.h"
-
+// model_info.v1, model_list.v1, model_pull_progress.v1, model_pull_report.v1,
+// model_rm_report.v1 and models_gc_report.v1: what `kebab models` prints with --json.
+#include "app/wire.h"
 #include "core/time.h"
 
-namespace kebab::models::wire {
+namespace kebab::app::wire {
 namespace {
 
-json Nullable(const std::string& s) {
+json NullIfEmpty(const std::string& s) {
   return s.empty() ? json(nullptr) : json(s);
 }
 
@@ -16,13 +17,13 @@ json Space(const store::StoredSpace& s) {
           {"vectors", s.vector_count}};
 }
 
-std::string_view VerificationName(Verification v) {
+std::string_view VerificationName(models::Verification v) {
   switch (v) {
-    case Verification::kPinned:
+    case models::Verification::kPinned:
       return "pinned";
-    case Verification::kServer:
+    case models::Verification::kServer:
       return "server";
-    case Verification::kNone:
+    case models::Verification::kNone:
       break;
   }
   return "none";
@@ -30,52 +31,54 @@ std::string_view VerificationName(Verification v) {
 
 }  // namespace
 
-json ModelInfo(const ModelEntry& e, const std::string& hub) {
+json ModelInfo(const models::ModelEntry& e, const std::string& hub) {
   json catalog = nullptr;
   if (e.catalog != nullptr) {
-    const CatalogModel& m = *e.catalog;
+    const models::CatalogModel& m = *e.catalog;
     catalog = {{"repo", m.repo},
                {"file", m.file},
-               {"url", DownloadUrl(m, hub)},
+               {"url", models::DownloadUrl(m, hub)},
                {"approx_bytes", m.approx_bytes},
-               {"sha256", Nullable(std::string(m.sha256))},
+               {"sha256", NullIfEmpty(std::string(m.sha256))},
                {"license", m.license},
                {"dimensions", m.dimensions > 0 ? json(m.dimensions) : json(nullptr)},
                {"context_tokens", m.context_tokens},
                {"summary", m.summary}};
   }
-  return {{"schema_version", "model_info.v1"},
-          {"name", e.name},
-          {"source", e.catalog != nullptr ? "catalog" : "local"},
-          {"kind", e.catalog != nullptr ? json(ModelKindName(e.catalog->kind)) : json(nullptr)},
-          {"path", e.path},
-          {"present", e.present},
-          {"bytes", e.present ? json(e.bytes) : json(nullptr)},
-          {"partial_bytes", e.partial_bytes},
-          {"in_use", e.in_use},
-          {"catalog", catalog}};
+  return {
+      {"schema_version", "model_info.v1"},
+      {"name", e.name},
+      {"source", e.catalog != nullptr ? "catalog" : "local"},
+      {"kind", e.catalog != nullptr ? json(models::ModelKindName(e.catalog->kind)) : json(nullptr)},
+      {"path", e.path},
+      {"present", e.present},
+      {"bytes", e.present ? json(e.bytes) : json(nullptr)},
+      {"partial_bytes", e.partial_bytes},
+      {"in_use", e.in_use},
+      {"catalog", catalog}};
 }
 
-json ModelList(const ModelListing& l, const config::Config& config) {
-  json models = json::array();
-  for (const ModelEntry& e : l.models) models.push_back(ModelInfo(e, l.hub));
+json ModelList(const models::ModelListing& l, const config::Config& config) {
+  json entries = json::array();
+  for (const models::ModelEntry& e : l.models) entries.push_back(ModelInfo(e, l.hub));
   json embedding = nullptr;
   const config::EmbeddingConfig& ec = config.embedding;
   if (ec.provider != "none" && !ec.model.empty()) {
     embedding = {{"provider", ec.provider},
                  {"model", ec.model},
-                 {"path", Nullable(l.embedding_path)},
+                 {"path", NullIfEmpty(l.embedding_path)},
                  {"present", l.embedding_path.empty() ? json(nullptr) : json(l.embedding_present)}};
   }
   return {{"schema_version", "model_list.v1"},
           {"model_dir", l.model_dir},
           {"hub", l.hub},
           {"embedding", embedding},
-          {"models", models}};
+          {"models", entries}};
 }
 
-json PullProgress(std::string_view kind, const std::string& name, const DownloadProgress& p,
-                  const std::string& url, const std::string& path) {
+json ModelPullProgress(std::string_view kind, const std::string& name,
+                       const models::DownloadProgress& p, const std::string& url,
+                       const std::string& path) {
   json j = {{"schema_version", "model_pull_progress.v1"},
             {"kind", kind},
             {"ts", NowRfc3339()},
@@ -89,8 +92,8 @@ json PullProgress(std::string_view kind, const std::string& name, const Download
   return j;
 }
 
-json PullReport(const models::PullReport& r) {
-  const DownloadResult& d = r.download;
+json ModelPullReport(const models::PullReport& r) {
+  const models::DownloadResult& d = r.download;
   return {{"schema_version", "model_pull_report.v1"},
           {"name", r.name},
           {"url", r.url},
@@ -99,12 +102,12 @@ json PullReport(const models::PullReport& r) {
           {"bytes", r.bytes},
           {"transferred", d.transferred},
           {"resumed_from", d.resumed_from},
-          {"sha256", Nullable(d.sha256)},
+          {"sha256", NullIfEmpty(d.sha256)},
           {"verified_against", r.already_present ? "none" : VerificationName(d.verified_against)},
           {"seconds", d.elapsed_ms / 1000.0}};
 }
 
-json RemoveReport(const models::RemoveReport& r) {
+json ModelRemoveReport(const models::RemoveReport& r) {
   return {{"schema_version", "model_rm_report.v1"},
           {"name", r.name},
           {"removed_paths", r.removed_paths},
@@ -112,7 +115,7 @@ json RemoveReport(const models::RemoveReport& r) {
           {"was_in_use", r.was_in_use}};
 }
 
-json GcReport(const models::GcReport& r) {
+json ModelsGcReport(const GcReport& r) {
   json kept = json::array(), removed = json::array();
   for (const auto& s : r.kept) kept.push_back(Space(s));
   for (const auto& s : r.removed) removed.push_back(Space(s));
@@ -124,4 +127,4 @@ json GcReport(const models::GcReport& r) {
           {"vectors_removed", r.vectors_removed}};
 }
 
-}  // namespace kebab::models::wire
+}  // namespace kebab::app::wire
