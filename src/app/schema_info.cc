@@ -40,7 +40,7 @@ Result<SchemaInfo> Schema(Session& session) {
   info.capabilities = {
       {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
       {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", true},
-      {"hybrid_search", true},      {"streaming_ask", true},   {"mcp_server", false},
+      {"hybrid_search", true},      {"streaming_ask", true},   {"mcp_server", true},
       {"single_file_ingest", true}, {"bulk_search", true},     {"search_cursor", true},
       {"search_explain", true},     {"stemming", true},        {"ask", true},
       {"multi_hop_ask", true},      {"citation_check", true},  {"eval", true}};

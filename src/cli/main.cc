@@ -38,7 +38,8 @@ constexpr const char* kDescription =
     "  kebab ask \"what are the rules?\" an answer citing [1] path#L12-L34, or a refusal\n"
     "  kebab fetch span DOC_ID 12 34   read the cited lines\n"
     "  kebab doctor                    check config, index and models\n"
-    "  kebab models pull NAME          download a GGUF model (`kebab models list`)\n\n"
+    "  kebab models pull NAME          download a GGUF model (`kebab models list`)\n"
+    "  kebab mcp                       serve agents (Claude Code, Codex, Cursor) over MCP\n\n"
     "Every command takes --json for machine-readable output (wire schema v1).\n"
     "Exit codes: 0 ok, 1 no hits / refused / readonly, 2 error, 3 doctor unhealthy,\n"
     "130 interrupted.";
@@ -206,6 +207,14 @@ int Main(int argc, char** argv) {
 
   app.add_subcommand("doctor", "Check config, data directory, index health and models");
   app.add_subcommand("schema", "Capabilities, versions and index statistics");
+  app.add_subcommand(
+      "mcp",
+      "Serve the knowledge base to agents over the Model Context Protocol (JSON-RPC on\n"
+      "stdin/stdout). Tools: search, bulk_search, ask, fetch, list_docs, inspect_answer,\n"
+      "schema, doctor, ingest, ingest_file, ingest_text (the last three are off with\n"
+      "--readonly). Models and the index stay loaded between calls. Register it with an\n"
+      "agent, e.g. `claude mcp add kebab -- kebab mcp`; pass --config when the agent starts\n"
+      "servers without your environment.");
 
   std::string reset_scope = "data-only";
   bool yes = false;
@@ -269,6 +278,7 @@ int Main(int argc, char** argv) {
   if (*ask) return RunAsk(out, g, ask_args);
   if (app.got_subcommand("doctor")) return RunDoctor(out, g);
   if (app.got_subcommand("schema")) return RunSchema(out, g);
+  if (app.got_subcommand("mcp")) return RunMcp(out, g);
   if (*reset) return RunReset(out, g, reset_scope, yes);
   if (!models_args.action.empty()) return RunModels(out, g, models_args);
   if (!eval_args.action.empty()) return RunEvalCommand(out, g, eval_args);
