@@ -2,8 +2,29 @@
 # Installs every Debian package kebab needs (idempotently) and builds build/kebab.
 #   scripts/setup.sh          install + build
 #   scripts/setup.sh --demo   install + build, then index and search the bundled sample KB
+#   scripts/setup.sh --build-dir=DIR [CMAKE_ARG...]
+#                             install + build DIR/kebab, configured with the extra CMake
+#                             arguments (scripts/test.sh --sanitize builds build-asan/ this way),
+#                             so the dependency prefixes below are computed in one place
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+BUILD_DIR=build
+DEMO=0
+CMAKE_ARGS=()
+case "${1:-}" in
+  "") ;;
+  --demo) DEMO=1 ;;
+  --build-dir=?*)
+    BUILD_DIR=${1#--build-dir=}
+    shift
+    CMAKE_ARGS=("$@")
+    ;;
+  *)
+    echo "usage: scripts/setup.sh [--demo | --build-dir=DIR [CMAKE_ARG...]]" >&2
+    exit 2
+    ;;
+esac
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git clang-format
@@ -25,6 +46,7 @@ done
 # npm fetches the SQLite, llama.cpp and USearch sources (scripts/build-sqlite.sh,
 # build-llama.sh, fetch-usearch.sh); any npm on PATH will do.
 command -v npm >/dev/null || missing+=(npm)
+command -v node >/dev/null || missing+=(nodejs)  # the MCP SDK test client (tests/mcp)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
   SUDO=""
@@ -38,14 +60,16 @@ fi
 SQLITE_PREFIX=$(scripts/build-sqlite.sh)
 LLAMA_PREFIX=$(scripts/build-llama.sh)
 USEARCH_DIR=$(scripts/fetch-usearch.sh)
+# The official MCP SDK for the `kebab mcp` end-to-end tests (tests/mcp), unless tests are off.
+[[ " ${CMAKE_ARGS[*]} " == *" -DKEBAB_BUILD_TESTS=OFF "* ]] || MCP_SDK_DIR=$(scripts/fetch-mcp-sdk.sh)
 
 BUILD_TYPE="${KEBAB_BUILD_TYPE:-RelWithDebInfo}"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
   -DKEBAB_SQLITE_PREFIX="$SQLITE_PREFIX" -DKEBAB_LLAMA_PREFIX="$LLAMA_PREFIX" \
-  -DKEBAB_USEARCH_DIR="$USEARCH_DIR" >/dev/null
-cmake --build build -j "$(nproc)"
-echo "setup: built $(pwd)/build/kebab" >&2
+  -DKEBAB_USEARCH_DIR="$USEARCH_DIR" -DKEBAB_MCP_SDK_DIR="${MCP_SDK_DIR:-}" "${CMAKE_ARGS[@]}" >/dev/null
+cmake --build "$BUILD_DIR" -j "$(nproc)"
+echo "setup: built $(pwd)/$BUILD_DIR/kebab" >&2
 
-if [ "${1:-}" = "--demo" ]; then
+if [ "$DEMO" = 1 ]; then
   exec scripts/demo.sh
 fi

@@ -9,6 +9,10 @@ embedded $id in two tools' schemas would collide there. Titles, descriptions and
 dropped too (the root's description stays): tools/list may reach a model's context whole, and
 docs/wire-schema/v1 documents every field.
 
+A tool's result is either its wire object or, when the tool failed (isError), the error.v1
+object: clients check structuredContent against outputSchema in both cases, so each bundle is
+{"type": "object", "anyOf": [NAME, error]} with both under "$defs".
+
 Usage: bundle_schemas.py SCHEMA_DIR OUT.inc NAME...   (NAME: file stem, e.g. search_response)
 OUT.inc holds C++ initializers {"name", R"...(json)..."}, one per NAME.
 """
@@ -54,21 +58,21 @@ def rewrite(node, base, needed, depth=0):
 
 
 def bundle(schema_dir, root):
-    needed = set()
-    doc = rewrite(load(schema_dir, root), "", needed)
+    needed = {root, "error"}
+    source = load(schema_dir, root)
+    doc = {
+        "type": "object",
+        "description": source.get("description", "") + " When the tool fails (isError), the "
+        "error.v1 object instead.",
+        "anyOf": [{"$ref": "#/$defs/" + root}, {"$ref": "#/$defs/error"}],
+        "$defs": {},
+    }
     done = set()
-    defs = doc.setdefault("$defs", {})
     while needed - done:
         stem = sorted(needed - done)[0]
         done.add(stem)
-        if stem == root:
-            continue
-        if stem in defs:
-            raise SystemExit(f"{root}: $defs already has a '{stem}'")
-        defs[stem] = rewrite(load(schema_dir, stem), stem, needed)
-    # A self reference ("answer.schema.json" inside answer) points at the root.
-    text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text.replace('"#/$defs/' + root + '"', '"#"')
+        doc["$defs"][stem] = rewrite(load(schema_dir, stem), stem, needed, depth=1)
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def main():

@@ -114,10 +114,12 @@ std::optional<std::string> Server::HandleLine(std::string_view line) {
     }
     Result<internal::ToolOutput> output = tool->call(session_, arguments);
     if (!output.ok()) {
-      // The error.v1 object as text: structuredContent must match the tool's outputSchema.
-      return Dump(Reply(
-          id, {{"content", {{{"type", "text"}, {"text", Dump(app::wire::Error(output.status()))}}}},
-               {"isError", true}}));
+      // The error.v1 object, also as text for clients that read only text (each tool's
+      // outputSchema admits error.v1 beside its result).
+      const json error = app::wire::Error(output.status());
+      return Dump(Reply(id, {{"content", {{{"type", "text"}, {"text", Dump(error)}}}},
+                             {"structuredContent", error},
+                             {"isError", true}}));
     }
     return Dump(Reply(id, {{"content", {{{"type", "text"}, {"text", output->text}}}},
                            {"structuredContent", std::move(output->structured)},

@@ -6,7 +6,7 @@
 // process's ingest on the next call.
 //
 // Errors: malformed JSON is -32700, an unknown method -32601, bad tool arguments -32602
-// naming the field; a failing tool is a result with isError and the error.v1 object as text.
+// naming the field; a failing tool is a result with isError and the error.v1 object.
 // No input makes the server exit except the end of stdin.
 // Thread safety: a Server handles one message at a time; HandleLine is not reentrant.
 #pragma once

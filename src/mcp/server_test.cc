@@ -128,8 +128,8 @@ TEST_F(ServerTest, AFailingToolIsAnErrorResultWithItsErrorObject) {
       server, Request(7, "tools/call", {{"name", "search"}, {"arguments", {{"query", "wal"}}}}));
   ASSERT_TRUE(reply.contains("result")) << reply.dump();
   EXPECT_EQ(reply["result"]["isError"], true);
-  EXPECT_FALSE(reply["result"].contains("structuredContent"));
-  const json error = json::parse(reply["result"]["content"][0]["text"].get<std::string>());
+  const json error = reply["result"]["structuredContent"];
+  EXPECT_EQ(json::parse(reply["result"]["content"][0]["text"].get<std::string>()), error);
   EXPECT_EQ(error["schema_version"], "error.v1");
   EXPECT_EQ(error["code"], "not_indexed");
   EXPECT_FALSE(error["hint"].get<std::string>().empty());

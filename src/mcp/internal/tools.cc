@@ -14,7 +14,8 @@
 namespace kebab::mcp::internal {
 namespace {
 
-// The wire schemas, bundled self-contained at build time (src/mcp/bundle_schemas.py).
+// The wire schemas, bundled self-contained at build time (src/mcp/bundle_schemas.py), each as
+// "the object or error.v1".
 const json& WireSchema(std::string_view name) {
   static const std::map<std::string, json, std::less<>> schemas = [] {
     static constexpr std::pair<const char*, std::string_view> kBundled[] = {
@@ -232,11 +233,15 @@ std::vector<Tool> MakeTools() {
                         {"k", Int("Hits for this query.", 1, 1000)},
                         {"mode", Enum("lexical, vector or hybrid for this query.",
                                       {"lexical", "vector", "hybrid"})},
-                        {"id", Str("Echoed in this query's result.")}},
+                        {"id", {{"description", "Any JSON value, echoed in its result."}}}},
                        {"query"})}};
-  json doc_list = {
+  // {documents: [doc_summary.v1]} or error.v1, over the bundled doc_summary's definitions.
+  json doc_list = WireSchema("doc_summary");
+  doc_list["description"] = "The documents, or error.v1 when the tool fails.";
+  doc_list["anyOf"][0] = {
       {"type", "object"},
-      {"properties", {{"documents", {{"type", "array"}, {"items", WireSchema("doc_summary")}}}}},
+      {"properties",
+       {{"documents", {{"type", "array"}, {"items", {{"$ref", "#/$defs/doc_summary"}}}}}}},
       {"required", {"documents"}}};
   return {
       {"search", "Search the knowledge base",
