@@ -61,6 +61,7 @@ json FilterProperties() {
        Enum("Only documents at least this trusted.", {"primary", "secondary", "generated"})},
       {"ingested_after", Str("Only documents indexed after this RFC 3339 date, e.g. 2026-05-01.")},
       {"explain", Bool("Add each hit's lexical and vector ranks and how the query was built.")},
+      {"trace", Bool("Add the milliseconds each stage took (trace.timing).")},
   };
 }
 
@@ -73,6 +74,7 @@ app::SearchParams ParamsOf(const json& args) {
   p.snippet_chars = args.value("snippet_chars", 0);
   p.cursor = String(args, "cursor");
   p.explain = args.value("explain", false);
+  p.trace = args.value("trace", false);
   p.tags = Strings(args, "tags");
   p.media = Strings(args, "media");
   p.doc_ids = Strings(args, "doc_ids");
