@@ -182,10 +182,14 @@ Status WriteFlatFile(const std::string& path, int dims, size_t bytes_per_vector,
   std::memcpy(header.data(), &h, sizeof(h));
   const size_t padding = VectorsOffset(keys.size()) - kHeaderBytes - keys.size() * sizeof(int64_t);
   const std::vector<char> zeros(padding, 0);
-  bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size() &&
-            std::fwrite(keys.data(), sizeof(int64_t), keys.size(), f) == keys.size() &&
-            std::fwrite(zeros.data(), 1, zeros.size(), f) == zeros.size() &&
-            std::fwrite(vectors.data(), 1, vectors.size(), f) == vectors.size();
+  // An empty index (or no padding) leaves a vector empty, and its data() may be null, which
+  // fwrite must not be passed even for zero items (UBSan: nonnull argument).
+  auto put = [f](const void* data, size_t size, size_t count) {
+    return count == 0 || std::fwrite(data, size, count, f) == count;
+  };
+  bool ok = put(header.data(), 1, header.size()) &&
+            put(keys.data(), sizeof(int64_t), keys.size()) && put(zeros.data(), 1, zeros.size()) &&
+            put(vectors.data(), 1, vectors.size());
   ok = (std::fclose(f) == 0) && ok;
   if (!ok) return IoError("cannot write " + path + " (disk full?)");
   return Status::OK();
