@@ -1,6 +1,33 @@
 #!/usr/bin/env bash
 # Builds kebab (installing what is missing) and runs the whole test suite with CTest.
+#   scripts/test.sh [CTEST_ARG...]                  build/, as built by scripts/setup.sh
+#   scripts/test.sh --sanitize=asan [CTEST_ARG...]  build-asan/: AddressSanitizer, LeakSanitizer
+#                                                   and UndefinedBehaviorSanitizer, asserts on
+#   scripts/test.sh --sanitize=tsan [CTEST_ARG...]  build-tsan/: ThreadSanitizer, asserts on
+# The sanitizer builds have their own directories so they never disturb build/, and share
+# setup.sh's dependency prefixes (cmake/Sanitizers.cmake has what is instrumented and which
+# options make a report fail its test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
+
+case "${1:-}" in
+  --sanitize=asan)
+    shift
+    BUILD_DIR=build-asan
+    scripts/setup.sh --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=address,undefined
+    ;;
+  --sanitize=tsan)
+    shift
+    BUILD_DIR=build-tsan
+    scripts/setup.sh --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=thread
+    ;;
+  --sanitize=*)
+    echo "test.sh: unknown sanitizer mode ${1#--sanitize=} (asan or tsan)" >&2
+    exit 2
+    ;;
+  *)
+    BUILD_DIR=build
+    scripts/setup.sh
+    ;;
+esac
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" "$@"

@@ -109,6 +109,13 @@ class InterruptTest(KebabTestCase):
         self.assertEqual(second["unchanged"], report["new"])
         self.assertEqual(second["new"], N_FILES - report["new"])
 
+    # The harness sets TSAN_OPTIONS only for a ThreadSanitizer build (cmake/Sanitizers.cmake).
+    # There the test cannot hold: TSan defers a signal handler until the receiving thread next
+    # enters its runtime, and the ingest wrote its report before the second handler's _exit (5
+    # of 5 runs; none of 2 under ASan); when the handler did run mid-run (under strace), TSan
+    # reported the finished, unjoined std::threads that _exit leaves as a thread leak (exit 88).
+    @unittest.skipIf("TSAN_OPTIONS" in os.environ,
+                     "ThreadSanitizer delays signal handlers and reports threads _exit leaves")
     def test_second_sigint_quits_at_once(self):
         proc = self.start_ingest()
         lines, rest = read_ndjson_until(proc, finished_at_least(20))
