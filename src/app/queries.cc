@@ -6,6 +6,7 @@
 #include "app/embed_stage.h"
 #include "app/internal/session_state.h"
 #include "app/internal_store.h"
+#include "core/citation.h"
 #include "core/hash.h"
 #include "core/ids.h"
 #include "core/time.h"
@@ -44,7 +45,8 @@ FetchResult DocumentResult(const char* kind, const store::DocSummary& d) {
                      .doc_id = d.doc_id,
                      .doc_path = d.doc_path,
                      .title = d.title,
-                     .indexed_at = d.ingested_at};
+                     .indexed_at = d.ingested_at,
+                     .media = d.media};
 }
 
 void CutToTokens(std::string* text, int max_tokens, bool* truncated) {
@@ -189,6 +191,33 @@ Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int l
   r.effective_end = last;
   CutToTokens(&r.text, max_tokens, &r.truncated);
   return r;
+}
+
+Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int max_tokens) {
+  // A bare path reads as the citation of its first line, so both unescape alike.
+  const bool whole = uri.find('#') == std::string_view::npos;
+  Result<Citation> parsed = Citation::Parse(whole ? std::string(uri) + "#L1" : std::string(uri));
+  if (!parsed.ok()) {
+    return InvalidInput(parsed.status().message(),
+                        "pass a hit's citation.uri, e.g. notes/x.md#L10-L14, or a path");
+  }
+  Citation cited = *std::move(parsed);
+  cited.path = NormalizeWorkspacePath(cited.path);
+  KEBAB_ASSIGN_OR_RETURN(std::vector<store::DocSummary> docs,
+                         ListDocuments(session, {.path = cited.path}));
+  if (docs.empty()) {
+    return Status(ErrorCode::kDocNotFound, "no indexed document at " + cited.path,
+                  "list_docs shows what is indexed; run `kebab ingest` after adding files");
+  }
+  const std::string& doc_id = docs.front().doc_id;
+  if (whole) return FetchDocument(session, doc_id, max_tokens);
+  if (cited.kind != Citation::Kind::kLine && cited.kind != Citation::Kind::kCode) {
+    return Status(ErrorCode::kSpanNotSupported,
+                  std::string(CitationKindName(cited.kind)) +
+                      " citations cannot be read as text yet; read the whole document");
+  }
+  return FetchSpan(session, doc_id, static_cast<int>(cited.line_start),
+                   static_cast<int>(cited.line_end), max_tokens);
 }
 
 Result<search::SearchResponse> Search(Session& session, search::SearchRequest request) {

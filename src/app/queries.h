@@ -24,6 +24,7 @@ Result<store::StoredChunk> InspectChunk(Session& session, const std::string& chu
 struct FetchResult {
   std::string kind;  // chunk | doc | span
   std::string doc_id, doc_path, title, indexed_at;
+  std::string media;  // the document's medium (markdown, pdf, code, ...)
   std::string text;
   bool truncated = false;
   std::optional<store::StoredChunk> chunk;
@@ -39,6 +40,12 @@ Result<FetchResult> FetchDocument(Session& session, const std::string& doc_id, i
 // Lines [line_start, line_end] (1-based, inclusive) of a document's file.
 Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int line_start,
                               int line_end, int max_tokens);
+
+// What a citation URI cites, exactly (an agent opening a hit's citation.uri): the lines of
+// `notes/x.md#L10-L14`, or the whole document for a bare workspace path `notes/x.md`.
+// invalid_input for a malformed URI; doc_not_found when no indexed document has the path;
+// span_not_supported for a page, region, caption or time citation (no text to cut out yet).
+Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int max_tokens);
 
 // Runs a search with the configured defaults filled in (k, snippet length).
 Result<search::SearchResponse> Search(Session& session, search::SearchRequest request);

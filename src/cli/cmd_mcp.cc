@@ -27,8 +27,7 @@ int RunMcp(const Output& out, const Globals& g) {
             << "kebab mcp: index " << index << "\n"
             << "kebab mcp: workspace " << c.workspace.root
             << (session.readonly() ? "; read-only: ingest tools are off" : "") << "\n";
-  mcp::Server server(session);
-  server.Serve(std::cin, std::cout);
+  mcp::ServeStdio(session, std::cin, std::cout);
   return kExitOk;
 }
 

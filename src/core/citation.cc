@@ -138,6 +138,10 @@ std::string_view CitationKindName(Citation::Kind kind) {
   return "line";
 }
 
+std::string CitationPath(std::string_view path) {
+  return EscapePath(path);
+}
+
 Citation Citation::Lines(std::string path, uint32_t start, uint32_t end) {
   Citation c;
   c.kind = Kind::kLine;

@@ -44,6 +44,9 @@ struct Citation {
 
 std::string_view CitationKindName(Citation::Kind kind);
 
+// A workspace path as a citation URI spells it ('%' and '#' escaped), without a fragment.
+std::string CitationPath(std::string_view path);
+
 // The citation a chunk's first source span yields.
 Citation CitationFromSpan(std::string_view path, const SourceSpan& span,
                           std::optional<std::string> section);

@@ -5,9 +5,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace kebab::mcp {
 namespace {
@@ -30,12 +33,12 @@ class ServerTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  static json Call(Server& server, const json& message) {
+  static json Call(Connection& server, const json& message) {
     std::optional<std::string> reply = server.HandleLine(message.dump());
     EXPECT_TRUE(reply.has_value()) << message.dump();
     return reply ? json::parse(*reply) : json();
   }
-  static json Initialize(Server& server, const std::string& version = "2025-11-25") {
+  static json Initialize(Connection& server, const std::string& version = "2025-11-25") {
     return Call(server, {{"jsonrpc", "2.0"},
                          {"id", 1},
                          {"method", "initialize"},
@@ -55,19 +58,19 @@ class ServerTest : public ::testing::Test {
 TEST_F(ServerTest, InitializeAnswersWithTheClientsRevisionWhenKnown) {
   app::Session session(config_);
   for (const char* version : {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}) {
-    Server server(session);
+    Connection server(session);
     const json reply = Initialize(server, version);
     EXPECT_EQ(reply["result"]["protocolVersion"], version);
     EXPECT_EQ(reply["result"]["serverInfo"]["name"], "kebab");
     EXPECT_TRUE(reply["result"]["capabilities"].contains("tools"));
   }
-  Server server(session);
+  Connection server(session);
   EXPECT_EQ(Initialize(server, "1999-01-01")["result"]["protocolVersion"], "2025-11-25");
 }
 
 TEST_F(ServerTest, MalformedInputGetsTheJsonRpcErrorNotACrash) {
   app::Session session(config_);
-  Server server(session);
+  Connection server(session);
   auto code = [&](std::string_view line) {
     std::optional<std::string> reply = server.HandleLine(line);
     EXPECT_TRUE(reply.has_value()) << line;
@@ -95,7 +98,7 @@ TEST_F(ServerTest, MalformedInputGetsTheJsonRpcErrorNotACrash) {
 
 TEST_F(ServerTest, ArgumentsAreCheckedAgainstTheInputSchemaAndNamed) {
   app::Session session(config_);
-  Server server(session);
+  Connection server(session);
   Initialize(server);
   auto error = [&](const std::string& tool, json args) {
     return Call(server, Request(5, "tools/call",
@@ -121,7 +124,7 @@ TEST_F(ServerTest, ArgumentsAreCheckedAgainstTheInputSchemaAndNamed) {
 
 TEST_F(ServerTest, AFailingToolIsAnErrorResultWithItsErrorObject) {
   app::Session session(config_);
-  Server server(session);
+  Connection server(session);
   Initialize(server);
   // No index yet: search fails with not_indexed, reported as the tool's error, not the call's.
   const json reply = Call(
@@ -137,7 +140,7 @@ TEST_F(ServerTest, AFailingToolIsAnErrorResultWithItsErrorObject) {
 
 TEST_F(ServerTest, AReadOnlySessionHidesAndRefusesTheWritingTools) {
   app::Session writable(config_);
-  Server server(writable);
+  Connection server(writable);
   Initialize(server);
   std::set<std::string> names;
   const json listed = Call(server, Request(8, "tools/list"));
@@ -151,7 +154,7 @@ TEST_F(ServerTest, AReadOnlySessionHidesAndRefusesTheWritingTools) {
   EXPECT_EQ(names.size(), 11u);
 
   app::Session readonly(config_, {.readonly = true});
-  Server guarded(readonly);
+  Connection guarded(readonly);
   Initialize(guarded);
   names.clear();
   const json guarded_list = Call(guarded, Request(9, "tools/list"));
@@ -169,12 +172,11 @@ TEST_F(ServerTest, AReadOnlySessionHidesAndRefusesTheWritingTools) {
 
 TEST_F(ServerTest, ServeAnswersEveryRequestLineUntilTheEnd) {
   app::Session session(config_);
-  Server server(session);
   std::istringstream in(Request(1, "ping").dump() + "\n\n" +
                         R"({"jsonrpc": "2.0", "method": "notifications/initialized"})" + "\n" +
                         "not json\n" + Request(2, "ping").dump() + "\n");
   std::ostringstream out;
-  server.Serve(in, out);
+  ServeStdio(session, in, out);
   std::istringstream lines(out.str());
   std::vector<json> replies;
   for (std::string line; std::getline(lines, line);) replies.push_back(json::parse(line));
@@ -182,6 +184,139 @@ TEST_F(ServerTest, ServeAnswersEveryRequestLineUntilTheEnd) {
   EXPECT_EQ(replies[0]["id"], 1);
   EXPECT_EQ(replies[1]["error"]["code"], -32700);
   EXPECT_EQ(replies[2]["id"], 2);
+}
+
+// Writes `n` small notes into the workspace.
+void WriteNotes(const std::filesystem::path& ws, int n) {
+  for (int i = 0; i < n; ++i) {
+    std::ofstream(ws / ("note" + std::to_string(1000 + i) + ".md"))
+        << "# Note " << i << "\n\nword" << i << " is on the third line.\nAnd the fourth.\n";
+  }
+}
+
+// Sends one message and collects everything the connection sends about it, up to the last.
+std::vector<Outgoing> Exchange(Connection& c, const json& message) {
+  std::promise<void> done;
+  std::mutex mu;
+  std::vector<Outgoing> sent;
+  c.Receive(message.dump(), [&](Outgoing out) {
+    const bool last = out.last;
+    {
+      std::lock_guard lock(mu);
+      sent.push_back(std::move(out));
+    }
+    if (last) done.set_value();
+  });
+  done.get_future().wait();
+  std::lock_guard lock(mu);
+  return sent;
+}
+
+TEST_F(ServerTest, IngestReportsIncreasingProgressThenItsReply) {
+  WriteNotes(dir_ / "ws", 300);
+  app::Session session(config_);
+  Connection server(session);
+  Initialize(server);
+  const std::vector<Outgoing> sent =
+      Exchange(server, Request(11, "tools/call",
+                               {{"name", "ingest"},
+                                {"arguments", json::object()},
+                                {"_meta", {{"progressToken", "tok"}}}}));
+  ASSERT_GE(sent.size(), 2u) << "no progress notification";
+  double last = 0;
+  for (size_t i = 0; i + 1 < sent.size(); ++i) {
+    EXPECT_FALSE(sent[i].last);
+    const json n = json::parse(sent[i].json);
+    EXPECT_EQ(n["method"], "notifications/progress");
+    EXPECT_EQ(n["params"]["progressToken"], "tok");
+    EXPECT_GT(n["params"]["progress"].get<double>(), last);
+    last = n["params"]["progress"];
+    EXPECT_LE(last, n["params"]["total"].get<double>());
+  }
+  const json reply = json::parse(sent.back().json);
+  ASSERT_TRUE(sent.back().last);
+  EXPECT_EQ(reply["id"], 11);
+  EXPECT_EQ(reply["result"]["structuredContent"]["new"], 300) << reply.dump();
+}
+
+TEST_F(ServerTest, ACancelledCallStopsAndSendsNoReplyWhileOthersAreServed) {
+  WriteNotes(dir_ / "ws", 2000);
+  app::Session session(config_);
+  Connection server(session);
+  Initialize(server);
+  std::promise<Outgoing> last;
+  server.Receive(
+      Request(12, "tools/call", {{"name", "ingest"}, {"arguments", json::object()}}).dump(),
+      [&](Outgoing out) {
+        if (out.last) last.set_value(std::move(out));
+      });
+  // The ingest runs on its own thread: a ping is answered meanwhile.
+  EXPECT_TRUE(Call(server, Request(13, "ping")).contains("result"));
+  EXPECT_FALSE(server.HandleLine(
+      R"({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 12}})"));
+  const Outgoing final = last.get_future().get();
+  EXPECT_EQ(final.json, "") << "a cancelled request must get no reply";
+  // The run stopped between documents, and what it wrote is intact: the next ingest finishes
+  // the job.
+  auto documents = [&] {
+    const json r = Call(
+        server, Request(14, "tools/call", {{"name", "list_docs"}, {"arguments", json::object()}}));
+    return r["result"]["structuredContent"]["documents"].size();
+  };
+  const size_t after_cancel = documents();
+  EXPECT_LT(after_cancel, 2000u);
+  const json again =
+      Call(server, Request(15, "tools/call", {{"name", "ingest"}, {"arguments", json::object()}}));
+  EXPECT_EQ(again["result"]["isError"], false) << again.dump();
+  EXPECT_EQ(documents(), 2000u);
+}
+
+TEST_F(ServerTest, ResourcesListInPagesAndReadDocumentsAndCitations) {
+  WriteNotes(dir_ / "ws", 130);
+  app::Session session(config_);
+  Connection server(session);
+  Initialize(server);
+  json reply =
+      Call(server, Request(15, "tools/call", {{"name", "ingest"}, {"arguments", json::object()}}));
+  ASSERT_EQ(reply["result"]["isError"], false) << reply.dump();
+
+  std::vector<std::string> uris;
+  json params = json::object();
+  for (int page = 0; page < 5; ++page) {
+    const json listed = Call(server, Request(16, "resources/list", params));
+    for (const json& r : listed["result"]["resources"]) uris.push_back(r["uri"]);
+    if (!listed["result"].contains("nextCursor")) break;
+    params["cursor"] = listed["result"]["nextCursor"];
+  }
+  ASSERT_EQ(uris.size(), 130u);
+  EXPECT_EQ(uris.front(), "kebab://doc/note1000.md");
+  EXPECT_EQ(std::set<std::string>(uris.begin(), uris.end()).size(), 130u);
+
+  // The whole document, then exactly the cited lines, by either spelling of the citation.
+  const json doc =
+      Call(server, Request(17, "resources/read", {{"uri", "kebab://doc/note1007.md"}}));
+  EXPECT_EQ(doc["result"]["contents"][0]["uri"], "kebab://doc/note1007.md");
+  EXPECT_EQ(doc["result"]["contents"][0]["mimeType"], "text/markdown");
+  EXPECT_EQ(doc["result"]["contents"][0]["text"],
+            "# Note 7\n\nword7 is on the third line.\nAnd the fourth.\n");
+  for (const char* uri : {"kebab://doc/note1007.md#L3-L4", "note1007.md#L3-L4"}) {
+    const json span = Call(server, Request(18, "resources/read", {{"uri", uri}}));
+    EXPECT_EQ(span["result"]["contents"][0]["uri"], uri);
+    EXPECT_EQ(span["result"]["contents"][0]["text"],
+              "word7 is on the third line.\nAnd the fourth.");
+  }
+
+  EXPECT_EQ(Call(server,
+                 Request(19, "resources/read", {{"uri", "kebab://doc/nope.md"}}))["error"]["code"],
+            -32002);
+  EXPECT_EQ(
+      Call(server, Request(20, "resources/read", {{"uri", "note1007.md#L9-L2"}}))["error"]["code"],
+      -32602);
+  EXPECT_EQ(Call(server, Request(21, "resources/list", {{"cursor", "soon"}}))["error"]["code"],
+            -32602);
+  EXPECT_EQ(Call(server, Request(22, "resources/read", json::object()))["error"]["code"], -32602);
+  const json templates = Call(server, Request(23, "resources/templates/list"));
+  EXPECT_EQ(templates["result"]["resourceTemplates"][0]["uriTemplate"], "kebab://doc/{+path}");
 }
 
 }  // namespace

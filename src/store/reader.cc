@@ -110,7 +110,9 @@ Result<std::vector<DocSummary>> Store::ListDocuments(const DocListFilter& f) {
   Binder binder(/*first_index=*/1);
   std::string sql = "SELECT " + std::string(kSummaryColumns) +
                     " FROM documents d JOIN assets a ON a.asset_id = d.asset_id WHERE 1" +
-                    FilterSql(filters, binder) + " ORDER BY d.workspace_path";
+                    FilterSql(filters, binder) +
+                    (f.path ? " AND d.workspace_path = " + binder.Param(*f.path) : "") +
+                    " ORDER BY d.workspace_path";
   if (f.limit > 0) {
     sql += " LIMIT " + binder.Param(std::to_string(f.limit)) + " OFFSET " +
            binder.Param(std::to_string(f.offset));

@@ -90,6 +90,7 @@ struct DocSummary {
 };
 
 struct DocListFilter {
+  std::optional<std::string> path;  // exactly this workspace path
   std::optional<std::string> path_glob;
   std::optional<std::string> tag;
   std::optional<std::string> lang;

@@ -86,7 +86,7 @@ app::SearchParams ParamsOf(const json& args) {
   return p;
 }
 
-Result<ToolOutput> SearchTool(app::Session& session, const json& args) {
+Result<ToolOutput> SearchTool(app::Session& session, const json& args, const CallContext&) {
   const app::SearchParams params = ParamsOf(args);
   KEBAB_ASSIGN_OR_RETURN(search::SearchRequest request, app::ResolveSearch(session, params));
   KEBAB_ASSIGN_OR_RETURN(search::SearchResponse response, app::Search(session, std::move(request)));
@@ -94,7 +94,7 @@ Result<ToolOutput> SearchTool(app::Session& session, const json& args) {
                     app::render::Search(response)};
 }
 
-Result<ToolOutput> BulkSearchTool(app::Session& session, const json& args) {
+Result<ToolOutput> BulkSearchTool(app::Session& session, const json& args, const CallContext&) {
   const app::SearchParams base = ParamsOf(args);
   json results = json::array();
   int failed = 0;
@@ -124,7 +124,7 @@ Result<ToolOutput> BulkSearchTool(app::Session& session, const json& args) {
       text};
 }
 
-Result<ToolOutput> AskTool(app::Session& session, const json& args) {
+Result<ToolOutput> AskTool(app::Session& session, const json& args, const CallContext& ctx) {
   app::AskRequest request;
   request.question = String(args, "question");
   if (args.contains("mode")) request.mode = ParseSearchMode(String(args, "mode"));
@@ -133,13 +133,25 @@ Result<ToolOutput> AskTool(app::Session& session, const json& args) {
   request.multi_hop = args.value("multi_hop", false);
   if (args.contains("temperature")) request.temperature = args["temperature"].get<double>();
   if (args.contains("seed")) request.seed = args["seed"].get<uint64_t>();
-  KEBAB_ASSIGN_OR_RETURN(app::AskResult result, app::Ask(session, request, {}));
+  request.cancel = ctx.cancel;
+  // Progress: 1 once the passages are retrieved, then one more per piece of the answer.
+  int pieces = 0;
+  app::AskCallbacks callbacks;
+  callbacks.on_retrieval = [&](const std::vector<search::SearchHit>& hits) {
+    ctx.progress(1, 0, "retrieved " + std::to_string(hits.size()) + " passages");
+  };
+  callbacks.on_piece = [&](std::string_view) {
+    ++pieces;
+    ctx.progress(1 + pieces, 0, "answering: " + std::to_string(pieces) + " pieces");
+    return ctx.cancel == nullptr || !ctx.cancel->load();
+  };
+  KEBAB_ASSIGN_OR_RETURN(app::AskResult result, app::Ask(session, request, callbacks));
   std::string text = app::render::Answer(result.answer);
   for (const std::string& w : result.warnings) text += "\nwarning: " + w;
   return ToolOutput{app::wire::Answer(result.answer, request.explain), text};
 }
 
-Result<ToolOutput> FetchTool(app::Session& session, const json& args) {
+Result<ToolOutput> FetchTool(app::Session& session, const json& args, const CallContext&) {
   const std::string kind = String(args, "kind");
   const std::string id = String(args, "id");
   const int max_tokens = args.value("max_tokens", 0);
@@ -160,7 +172,7 @@ Result<ToolOutput> FetchTool(app::Session& session, const json& args) {
   return ToolOutput{app::wire::FetchResult(*r), app::render::Fetch(*r)};
 }
 
-Result<ToolOutput> ListDocsTool(app::Session& session, const json& args) {
+Result<ToolOutput> ListDocsTool(app::Session& session, const json& args, const CallContext&) {
   store::DocListFilter f;
   if (args.contains("path_glob")) f.path_glob = String(args, "path_glob");
   if (args.contains("tag")) f.tag = String(args, "tag");
@@ -172,7 +184,7 @@ Result<ToolOutput> ListDocsTool(app::Session& session, const json& args) {
   return ToolOutput{{{"documents", std::move(list)}}, app::render::DocList(docs)};
 }
 
-Result<ToolOutput> InspectAnswerTool(app::Session& session, const json& args) {
+Result<ToolOutput> InspectAnswerTool(app::Session& session, const json& args, const CallContext&) {
   KEBAB_ASSIGN_OR_RETURN(std::string stored,
                          app::StoredAnswerJson(session, String(args, "trace_id")));
   json answer = json::parse(stored, nullptr, /*allow_exceptions=*/false);
@@ -185,31 +197,38 @@ Result<ToolOutput> InspectAnswerTool(app::Session& session, const json& args) {
   return ToolOutput{std::move(answer), text};
 }
 
-Result<ToolOutput> SchemaTool(app::Session& session, const json&) {
+Result<ToolOutput> SchemaTool(app::Session& session, const json&, const CallContext&) {
   KEBAB_ASSIGN_OR_RETURN(app::SchemaInfo info, app::Schema(session));
   return ToolOutput{app::wire::Schema(info), app::render::Schema(info)};
 }
 
-Result<ToolOutput> DoctorTool(app::Session& session, const json&) {
+Result<ToolOutput> DoctorTool(app::Session& session, const json&, const CallContext&) {
   const app::DoctorReport report =
       app::Doctor(&session, Status::OK(), session.config().config_path);
   return ToolOutput{app::wire::Doctor(report), app::render::Doctor(report)};
 }
 
-Result<ToolOutput> IngestTool(app::Session& session, const json& args) {
+Result<ToolOutput> IngestTool(app::Session& session, const json& args, const CallContext& ctx) {
   app::IngestOptions options;
   options.summary_only = true;
   if (args.contains("path")) options.root = String(args, "path");
-  KEBAB_ASSIGN_OR_RETURN(app::IngestReport report, app::Ingest(session, options, nullptr, nullptr));
+  // Progress: files done of the files found.
+  const app::IngestEventSink on_event = [&](const app::IngestEvent& e) {
+    if (e.kind == app::IngestEvent::Kind::kAssetFinished) {
+      ctx.progress(static_cast<double>(e.idx), static_cast<double>(e.total), e.path);
+    }
+  };
+  KEBAB_ASSIGN_OR_RETURN(app::IngestReport report,
+                         app::Ingest(session, options, on_event, ctx.cancel));
   return ToolOutput{app::wire::IngestReport(report), app::render::Ingest(report)};
 }
 
-Result<ToolOutput> IngestFileTool(app::Session& session, const json& args) {
+Result<ToolOutput> IngestFileTool(app::Session& session, const json& args, const CallContext&) {
   KEBAB_ASSIGN_OR_RETURN(app::IngestReport report, app::IngestFile(session, String(args, "path")));
   return ToolOutput{app::wire::IngestReport(report), app::render::Ingest(report)};
 }
 
-Result<ToolOutput> IngestTextTool(app::Session& session, const json& args) {
+Result<ToolOutput> IngestTextTool(app::Session& session, const json& args, const CallContext&) {
   KEBAB_ASSIGN_OR_RETURN(app::IngestReport report,
                          app::IngestText(session, String(args, "title"), String(args, "body")));
   return ToolOutput{app::wire::IngestReport(report), app::render::Ingest(report)};

@@ -4,6 +4,7 @@
 // into isError results.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -21,12 +22,21 @@ struct ToolOutput {
   std::string text;
 };
 
+// What a running call may use besides its arguments.
+struct CallContext {
+  // Set when the client cancels the request (notifications/cancelled). May be null.
+  const std::atomic<bool>* cancel = nullptr;
+  // Reports how far the call got (increasing; total 0 when unknown). Never null; a no-op when
+  // the client sent no progress token. The server spaces the notifications out.
+  std::function<void(double progress, double total, const std::string& message)> progress;
+};
+
 struct Tool {
   std::string name, title, description;
   json input_schema, output_schema;
   bool writes = false;      // changes the index: hidden in a read-only session
   bool idempotent = false;  // calling twice with the same arguments has no further effect
-  std::function<Result<ToolOutput>(app::Session&, const json& arguments)> call;
+  std::function<Result<ToolOutput>(app::Session&, const json& arguments, const CallContext&)> call;
 };
 
 // Every tool, in the order tools/list shows them.
