@@ -43,8 +43,8 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# npm fetches the SQLite, llama.cpp and USearch sources (scripts/build-sqlite.sh,
-# build-llama.sh, fetch-usearch.sh); any npm on PATH will do.
+# npm fetches the SQLite, llama.cpp, USearch and cpp-httplib sources (scripts/build-sqlite.sh,
+# build-llama.sh, fetch-usearch.sh, fetch-httplib.sh); any npm on PATH will do.
 command -v npm >/dev/null || missing+=(npm)
 command -v node >/dev/null || missing+=(nodejs)  # the MCP SDK test client (tests/mcp)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -56,10 +56,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # SQLite and llama.cpp are built once per version into a cache outside the repository; USearch
-# likewise fetched once.
+# and cpp-httplib likewise fetched once.
 SQLITE_PREFIX=$(scripts/build-sqlite.sh)
 LLAMA_PREFIX=$(scripts/build-llama.sh)
 USEARCH_DIR=$(scripts/fetch-usearch.sh)
+HTTPLIB_DIR=$(scripts/fetch-httplib.sh)
 # The official MCP SDK for the `kebab mcp` end-to-end tests (tests/mcp), unless tests are off
 # or this is the demo (which runs no tests and should be as quick as the build allows).
 if [ "$DEMO" = 0 ] && [[ " ${CMAKE_ARGS[*]} " != *" -DKEBAB_BUILD_TESTS=OFF "* ]]; then
@@ -69,7 +70,7 @@ fi
 BUILD_TYPE="${KEBAB_BUILD_TYPE:-RelWithDebInfo}"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
   -DKEBAB_SQLITE_PREFIX="$SQLITE_PREFIX" -DKEBAB_LLAMA_PREFIX="$LLAMA_PREFIX" \
-  -DKEBAB_USEARCH_DIR="$USEARCH_DIR" -DKEBAB_MCP_SDK_DIR="${MCP_SDK_DIR:-}" "${CMAKE_ARGS[@]}" >/dev/null
+  -DKEBAB_USEARCH_DIR="$USEARCH_DIR" -DKEBAB_HTTPLIB_DIR="$HTTPLIB_DIR" -DKEBAB_MCP_SDK_DIR="${MCP_SDK_DIR:-}" "${CMAKE_ARGS[@]}" >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 echo "setup: built $(pwd)/$BUILD_DIR/kebab" >&2
 

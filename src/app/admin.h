@@ -14,6 +14,20 @@ namespace kebab::app {
 
 inline constexpr char kKebabVersion[] = "0.1.0";
 
+// The bearer token `kebab mcp --http` requires of every request.
+struct McpToken {
+  std::string token;
+  std::string source;      // "--token", "KEBAB_MCP_TOKEN", or the file it is kept in
+  bool generated = false;  // just created in `source`: say it once
+};
+
+// `given` (from `given_source`: --token or KEBAB_MCP_TOKEN) when set; else the token kept in
+// <state_dir>/mcp-token, created there (mode 0600, 256 random bits as hex) when absent, so
+// that a client configured once keeps working across restarts. io_error when the file cannot
+// be read or written; invalid_input for a given token shorter than 16 characters.
+Result<McpToken> ResolveMcpToken(const config::Config& config, std::optional<std::string> given,
+                                 std::string given_source);
+
 struct InitReport {
   struct Line {
     std::string verb;  // created | kept | overwrote | opened

@@ -75,7 +75,11 @@ int RunSearch(const Output& out, const Globals& g, const SearchArgs& args);
 int RunAsk(const Output& out, const Globals& g, const AskArgs& args);
 int RunDoctor(const Output& out, const Globals& g);
 int RunSchema(const Output& out, const Globals& g);
-int RunMcp(const Output& out, const Globals& g);
+struct McpArgs {
+  std::string http;   // --http [ADDR:]PORT; empty: stdio
+  std::string token;  // --token; empty: KEBAB_MCP_TOKEN, else the state dir's
+};
+int RunMcp(const Output& out, const Globals& g, const McpArgs& args);
 int RunReset(const Output& out, const Globals& g, const std::string& scope, bool yes);
 
 // `kebab models list|pull|path|rm|gc` (cmd_models.cc). AddModelsCommand registers the

@@ -207,14 +207,26 @@ int Main(int argc, char** argv) {
 
   app.add_subcommand("doctor", "Check config, data directory, index health and models");
   app.add_subcommand("schema", "Capabilities, versions and index statistics");
-  app.add_subcommand(
+  McpArgs mcp_args;
+  auto* mcp = app.add_subcommand(
       "mcp",
       "Serve the knowledge base to agents over the Model Context Protocol (JSON-RPC on\n"
-      "stdin/stdout). Tools: search, bulk_search, ask, fetch, list_docs, inspect_answer,\n"
-      "schema, doctor, ingest, ingest_file, ingest_text (the last three are off with\n"
-      "--readonly). Models and the index stay loaded between calls. Register it with an\n"
-      "agent, e.g. `claude mcp add kebab -- kebab mcp`; pass --config when the agent starts\n"
-      "servers without your environment.");
+      "stdin/stdout, or Streamable HTTP with --http). Tools: search, bulk_search, ask,\n"
+      "fetch, list_docs, inspect_answer, schema, doctor, ingest, ingest_file, ingest_text\n"
+      "(the last three are off with --readonly); resources: every indexed document, and\n"
+      "the text of any citation. Models and the index stay loaded between calls. Register\n"
+      "it with an agent, e.g. `claude mcp add kebab -- kebab mcp`; pass --config when the\n"
+      "agent starts servers without your environment.");
+  mcp->add_option("--http", mcp_args.http,
+                  "Serve http://ADDR:PORT/mcp (MCP Streamable HTTP) instead of stdio. ADDR\n"
+                  "defaults to 127.0.0.1; give 0.0.0.0 or another address only on purpose.\n"
+                  "Every request needs the bearer token; browsers' cross-site requests are\n"
+                  "refused by their Origin. Stop with Ctrl-C")
+      ->type_name("[ADDR:]PORT");
+  mcp->add_option("--token", mcp_args.token,
+                  "Bearer token HTTP clients must send (at least 16 characters). Default:\n"
+                  "KEBAB_MCP_TOKEN, else a random one kept in the state directory's mcp-token\n"
+                  "(printed when it is created)");
 
   std::string reset_scope = "data-only";
   bool yes = false;
@@ -278,7 +290,7 @@ int Main(int argc, char** argv) {
   if (*ask) return RunAsk(out, g, ask_args);
   if (app.got_subcommand("doctor")) return RunDoctor(out, g);
   if (app.got_subcommand("schema")) return RunSchema(out, g);
-  if (app.got_subcommand("mcp")) return RunMcp(out, g);
+  if (*mcp) return RunMcp(out, g, mcp_args);
   if (*reset) return RunReset(out, g, reset_scope, yes);
   if (!models_args.action.empty()) return RunModels(out, g, models_args);
   if (!eval_args.action.empty()) return RunEvalCommand(out, g, eval_args);

@@ -1,9 +1,9 @@
 // kebab as a Model Context Protocol server (spec §10.2): JSON-RPC 2.0 over stdin/stdout (one
-// message per line, MCP's stdio transport). It speaks MCP 2025-11-25 and the older revisions
-// clients still send (2025-06-18, 2025-03-26, 2024-11-05), answering initialize with the client's
-// revision when it knows it. Every tool is a thin call into one app::Session, which keeps the
-// models and the vector index warm for the server's lifetime and sees another process's ingest on
-// the next call.
+// message per line, MCP's stdio transport) or over MCP's Streamable HTTP transport. It speaks MCP
+// 2025-11-25 and the older revisions clients still send (2025-06-18, 2025-03-26, 2024-11-05),
+// answering initialize with the client's revision when it knows it. Every tool is a thin call into
+// one app::Session, which keeps the models and the vector index warm for the server's lifetime and
+// sees another process's ingest on the next call.
 //
 // A Connection is one client's protocol state (initialized or not, its calls in flight). Each
 // tools/call runs on a thread of its own, so a long ask or ingest never holds up a search, a
@@ -12,8 +12,8 @@
 //
 // Errors: malformed JSON is -32700, an unknown method -32601, bad tool arguments -32602 naming
 // the field; a failing tool is a result with isError and the error.v1 object. No input makes
-// the server exit except the end of stdin.
-// Thread safety: a Connection may receive messages from several threads at once ; the
+// the server exit except the end of stdin (stdio) or `stop` (HTTP).
+// Thread safety: a Connection may receive messages from several threads at once; the
 // Sender it is given for a message may be called from another thread, but never concurrently
 // for one message.
 #pragma once
@@ -82,5 +82,22 @@ class Connection {
 
 // Answers lines of `in` on `out` until `in` ends, then waits for the calls still running.
 void ServeStdio(app::Session& session, std::istream& in, std::ostream& out);
+
+struct HttpOptions {
+  std::string host = "127.0.0.1";
+  int port = 0;
+  // Every request must carry `Authorization: Bearer <token>`.
+  std::string token;
+  // Called once the socket listens, with the endpoint's URL (http://host:port/mcp).
+  std::function<void(const std::string& url)> on_listening;
+};
+
+// Serves MCP's Streamable HTTP transport at /mcp until `stop` is set (checked a few times a
+// second) or the socket fails: POST carries one message (a request is answered with JSON, or
+// with an event stream when it asked for progress), GET is 405 (no server-initiated stream),
+// DELETE ends the client's session. Requests from an Origin other than a loopback one are
+// refused (403), as are those without the token (401). Each Mcp-Session-Id is a Connection.
+// io_error when the address cannot be bound.
+Status ServeHttp(app::Session& session, const HttpOptions& options, const std::atomic<bool>& stop);
 
 }  // namespace kebab::mcp

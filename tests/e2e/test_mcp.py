@@ -10,20 +10,22 @@ SDK host gives it (HOME and PATH, plus what a test needs), so config discovery i
 agents will run it. The Raw* tests speak newline-delimited JSON-RPC from Python without the SDK
 (stdout purity, malformed input, EOF) and run without it.
 
-Tests of optional features skip on what the server advertises or does: resources (the
-`resources` capability), Streamable HTTP (`kebab mcp --http` rejected as an unknown option),
-progress (no notifications/progress seen).
+The Http* tests run `kebab mcp --http` on a free loopback port, with the SDK's Streamable
+HTTP client and with raw HTTP requests (token, Origin, session and method checks).
 """
 import json
 import os
 import re
 import select
+import signal
 import shutil
 import socket
 import subprocess
 import threading
 import time
 import unittest
+import urllib.error
+import urllib.request
 
 from kebab_e2e import REPO, KebabTestCase, kill_quietly, normalize, snippet_words
 
@@ -778,8 +780,7 @@ class ReadonlyTest(McpCase):
 class ResourcesTest(McpCase):
     def test_list_and_read_resources(self):
         with self.session() as s:
-            if "resources" not in s.connect["capabilities"]:
-                self.skipTest("kebab mcp does not advertise resources (optional for now)")
+            self.assertIn("resources", s.connect["capabilities"])
             r = s.step("listResources")
             self.assertTrue(r["ok"], r)
             resources = r["result"]["resources"]
@@ -802,8 +803,7 @@ class ProgressCancelTest(McpCase):
             r = s.call("ingest", {}, progress=True)
             self.assertTrue(r["ok"], r)
             self.assert_output("ingest", r["result"]["structuredContent"])
-        if not r["progress"]:
-            self.skipTest("kebab mcp sent no notifications/progress for ingest (optional)")
+        self.assertTrue(r["progress"], "no notifications/progress for ingest")
         values = [p["progress"] for p in r["progress"]]
         self.assertEqual(values, sorted(values), "progress must increase")
         for p in r["progress"]:
@@ -820,50 +820,187 @@ class ProgressCancelTest(McpCase):
             self.assert_clean_close(s, allow_transport_errors="unknown message ID")
 
 
-HTTP_ADDRESS_FLAG = "--http"  # `kebab mcp --http 127.0.0.1:PORT` serves http://127.0.0.1:PORT/mcp
+class HttpServer:
+    """`kebab mcp --http 127.0.0.1:0` (a free port) as a process: its URL and stderr."""
+
+    def __init__(self, test, *mcp_args, env=None, listen="127.0.0.1:0"):
+        self.test = test
+        self.err_path = os.path.join(test.sb.tmp, f"http-{id(self)}.stderr")
+        with open(self.err_path, "wb") as err:
+            self.proc = subprocess.Popen(test.sb.argv(["mcp", "--http", listen, *mcp_args]),
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                         stderr=err, env=server_env(test.sb, env),
+                                         cwd=test.sb.tmp)
+        test.addCleanup(end_process, self.proc)
+        self.url = None
+
+    def stderr(self):
+        with open(self.err_path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def wait_listening(self):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            m = re.search(r"serving (http://\S+/mcp)", self.stderr())
+            if m:
+                self.url = m.group(1)
+                return self
+            if self.proc.poll() is not None:
+                self.test.fail(f"kebab mcp --http exited {self.proc.returncode}: {self.stderr()}")
+            time.sleep(0.05)
+        self.test.fail(f"kebab mcp --http did not listen within 30 s: {self.stderr()}")
+
+    def wait_exit(self, timeout=30):
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.test.fail(f"kebab mcp --http still running: {self.stderr()}")
+
+    def post(self, body, token=None, session=None, headers=None, method="POST"):
+        """One raw HTTP request to the endpoint: (status, headers, parsed JSON body or None)."""
+        data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+        h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        if token:
+            h["Authorization"] = f"Bearer {token}"
+        if session:
+            h["Mcp-Session-Id"] = session
+        h.update(headers or {})
+        req = urllib.request.Request(self.url, data=data, headers=h, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                status, hdrs, raw = resp.status, resp.headers, resp.read()
+        except urllib.error.HTTPError as e:
+            status, hdrs, raw = e.code, e.headers, e.read()
+        try:
+            parsed = json.loads(raw) if raw else None
+        except ValueError:
+            parsed = raw.decode("utf-8", "replace")
+        return status, hdrs, parsed
+
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "raw-http", "version": "1"}}}
 
 
 @needs_sdk
 class HttpTest(McpCase):
-    def start_http(self):
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        err_path = os.path.join(self.sb.tmp, "http.stderr")
-        with open(err_path, "wb") as err:
-            proc = subprocess.Popen(self.sb.argv(["mcp", HTTP_ADDRESS_FLAG, f"127.0.0.1:{port}"]),
-                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=err, env=server_env(self.sb), cwd=self.sb.tmp)
-        self.addCleanup(end_process, proc)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                with open(err_path, encoding="utf-8", errors="replace") as f:
-                    stderr = f.read()
-                if proc.returncode != 0 and re.search(
-                        r"--http|not expected|unknown|unrecognized|extraneous", stderr, re.I):
-                    self.skipTest("kebab mcp has no Streamable HTTP transport yet (`mcp --http` "
-                                  f"was rejected: {stderr.strip()[:200]})")
-                self.fail(f"kebab mcp --http exited {proc.returncode}: {stderr}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                return proc, f"http://127.0.0.1:{port}/mcp"
-            except OSError:
-                time.sleep(0.1)
-        self.fail("kebab mcp --http did not listen within 15 s")
+    def start_http(self, *mcp_args, env=None):
+        return HttpServer(self, *mcp_args, env=env).wait_listening()
 
-    def test_streamable_http_initialize_list_and_search(self):
-        proc, url = self.start_http()
-        s = McpSession(self, {"transport": "http", "url": url})
+    def new_token(self, server):
+        m = re.search(r"new bearer token \(kept in (\S+); shown only this once\): ([0-9a-f]+)",
+                      server.stderr())
+        self.assertIsNotNone(m, server.stderr())
+        return m.group(1), m.group(2)
+
+    def test_streamable_http_with_the_sdk_client(self):
+        server = self.start_http()
+        token_file, token = self.new_token(server)
+        self.assertEqual(os.stat(token_file).st_mode & 0o777, 0o600)
+        with open(token_file) as f:
+            self.assertEqual(f.read().strip(), token)
+
+        auth = {"Authorization": f"Bearer {token}"}
+        s = McpSession(self, {"transport": "http", "url": server.url, "headers": auth})
         self.assertTrue(s.connect.get("ok"), s.connect)
         self.assertEqual(s.connect["serverInfo"]["name"], "kebab")
         r = s.step("listTools")
         self.assertEqual({t["name"] for t in r["result"]["tools"]}, READ_TOOLS | WRITE_TOOLS)
         resp = self.tool(s, "search", {"query": "borrow"})
         self.assertEqual(self.hit_paths(resp), ["en/gardening.md", "en/rust-ownership.md"])
+        # What a hit cites, read back as a resource over HTTP too.
+        uri = resp["hits"][0]["citation"]["uri"]
+        r = s.step("readResource", uri=uri)
+        self.assertTrue(r["ok"], r)
+        self.assertIn("borrow", r["result"]["contents"][0]["text"].lower())
+        # Progress arrives on the call's event stream, then its result.
+        for i in range(40):
+            self.sb.write(f"bulk/n{i}.md", f"# Note {i}\n\nword{i} filler text.\n")
+        r = s.call("ingest", {}, progress=True)
+        self.assertTrue(r["ok"], r)
+        self.assertEqual(r["result"]["structuredContent"]["new"], 40)
+        self.assertTrue(r["progress"], "no progress notification over HTTP")
+        self.assertEqual(r["progress"][-1]["progress"], r["progress"][-1]["total"])
+        # A cancelled call leaves the session serving.
+        r = s.call("search", {"query": "borrow"}, abort_after_ms=0)
+        self.assertFalse(r["ok"])
+        self.assertTrue(s.step("ping")["ok"])
         end = s.close()
-        self.assertEqual(end["transport_errors"], [])
-        self.assertIsNone(proc.poll(), "the HTTP server should outlive one client")
+        self.assertEqual([e for e in end["transport_errors"]
+                          if not re.search("abort|unknown message ID", e, re.I)], [])
+        self.assertIsNone(server.proc.poll(), "the HTTP server should outlive one client")
+
+        # A second client, and a restart: the kept token still works and is not printed again.
+        server.proc.send_signal(signal.SIGTERM)
+        self.assertEqual(server.wait_exit(), 0, server.stderr())
+        again = self.start_http()
+        self.assertNotIn(token, again.stderr())
+        self.assertIn(f"bearer token from {token_file}", again.stderr())
+        s = McpSession(self, {"transport": "http", "url": again.url, "headers": auth})
+        self.assertTrue(s.connect.get("ok"), s.connect)
+        self.assertTrue(s.step("ping")["ok"])
+        s.close()
+
+    def test_token_origin_session_and_method_checks(self):
+        token = "t0ken-for-the-raw-http-test"
+        server = self.start_http("--token", token)
+        self.assertNotIn(token, server.stderr())
+        self.assertIn("bearer token from --token", server.stderr())
+
+        status, headers, body = server.post(INIT)
+        self.assertEqual(status, 401)
+        self.assertIn("Bearer", headers.get("WWW-Authenticate", ""))
+        self.assertEqual(body["error"]["code"], -32001)
+        self.assertEqual(server.post(INIT, token="wrong-token-of-some-length")[0], 401)
+        self.assertEqual(server.post(INIT, token=token,
+                                     headers={"Origin": "http://evil.example"})[0], 403)
+        self.assertEqual(server.post(INIT, token=token,
+                                     headers={"Origin": "http://127.0.0.1.evil.example"})[0], 403)
+
+        status, headers, body = server.post(INIT, token=token,
+                                            headers={"Origin": "http://localhost:5173"})
+        self.assertEqual(status, 200, body)
+        self.assertEqual(body["result"]["protocolVersion"], "2025-11-25")
+        sid = headers["Mcp-Session-Id"]
+        self.assertRegex(sid, r"^[0-9a-f]{32}$")
+
+        ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+        self.assertEqual(server.post(ping, token=token, session=sid)[2]["result"], {})
+        self.assertEqual(server.post(ping, token=token)[0], 400)  # no session
+        self.assertEqual(server.post(ping, token=token, session="0" * 32)[0], 404)
+        self.assertEqual(server.post(ping, token=token, session=sid,
+                                     headers={"MCP-Protocol-Version": "1999-01-01"})[0], 400)
+        status, _, body = server.post(b'{"jsonrpc": "2.0", "id": 3, "meth', token=token,
+                                      session=sid)
+        self.assertEqual((status, body["error"]["code"]), (400, -32700))
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        self.assertEqual(server.post(note, token=token, session=sid)[0], 202)
+        call = {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                "params": {"name": "search", "arguments": {"query": "borrow"}}}
+        status, headers, body = server.post(call, token=token, session=sid)
+        self.assertEqual(status, 200)
+        self.assertEqual(body["result"]["isError"], False)
+        self.assertEqual(server.post(None, token=token, session=sid, method="GET")[0], 405)
+        self.assertEqual(server.post(None, token=token, session=sid, method="DELETE")[0], 200)
+        self.assertEqual(server.post(ping, token=token, session=sid)[0], 404)
+        self.assertIsNone(server.proc.poll())
+
+    def test_bad_token_and_busy_port_are_clear_errors(self):
+        r = self.sb.run("mcp", "--http", "127.0.0.1:0", "--token", "short")
+        self.assertEqual(r.rc, 2, r)
+        self.assertIn("at least 16", r.stderr)
+
+        server = self.start_http(env={"KEBAB_MCP_TOKEN": "a-token-from-the-environment"})
+        self.assertIn("bearer token from KEBAB_MCP_TOKEN", server.stderr())
+        port = server.url.split(":")[2].split("/")[0]
+        busy = HttpServer(self, listen=f"127.0.0.1:{port}",
+                          env={"KEBAB_MCP_TOKEN": "a-token-from-the-environment"})
+        self.assertEqual(busy.wait_exit(), 2)
+        self.assertIn(f"cannot listen on 127.0.0.1:{port}", busy.stderr())
+        bad = self.sb.run("mcp", "--http", "localhost:99999")
+        self.assertEqual(bad.rc, 2, bad)
+        self.assertIn("expected [ADDR:]PORT", bad.stderr)
 
 
 # ------------------------------------------------------------------------------ raw JSON-RPC

@@ -15,6 +15,7 @@
 //                  env is added to the SDK's default environment (HOME LOGNAME PATH SHELL
 //                  TERM USER taken from this process), as any SDK-based host does
 //    "transport": "http", "url": "http://127.0.0.1:PORT/mcp"   (Streamable HTTP, not spawned)
+//    "headers": {...}           http: sent with every request (e.g. Authorization)
 //    "timeout_ms": 60000,       per request
 //    "close_timeout_ms": 5000,  stdio: how long the server may take to exit after stdin EOF
 //    "prime_tools": true,       call tools/list once after initialize (so callTool validates)
@@ -146,7 +147,8 @@ if ((script.transport ?? 'stdio') === 'stdio') {
     }));
   };
 } else if (script.transport === 'http') {
-  transport = new StreamableHTTPClientTransport(new URL(script.url));
+  transport = new StreamableHTTPClientTransport(new URL(script.url),
+                                                { requestInit: { headers: script.headers ?? {} } });
 } else {
   process.stderr.write(`client.mjs: unknown transport ${script.transport}\n`);
   process.exit(2);
