@@ -4,9 +4,10 @@
 #   scripts/test.sh --sanitize=asan [CTEST_ARG...]  build-asan/: AddressSanitizer, LeakSanitizer
 #                                                   and UndefinedBehaviorSanitizer, asserts on
 #   scripts/test.sh --sanitize=tsan [CTEST_ARG...]  build-tsan/: ThreadSanitizer, asserts on
-# The sanitizer builds have their own directories so they never disturb build/, and share
-# setup.sh's dependency prefixes (cmake/Sanitizers.cmake has what is instrumented and which
-# options make a report fail its test).
+# The sanitizer builds have their own directories so they never disturb build/, leave out the
+# benchmark programs (no test runs them), and share setup.sh's dependency prefixes
+# (cmake/Sanitizers.cmake has what is instrumented and which options make a report fail its
+# test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,12 +15,12 @@ case "${1:-}" in
   --sanitize=asan)
     shift
     BUILD_DIR=build-asan
-    scripts/setup.sh --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=address,undefined
+    scripts/setup.sh --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=address,undefined -DKEBAB_BUILD_BENCH=OFF
     ;;
   --sanitize=tsan)
     shift
     BUILD_DIR=build-tsan
-    scripts/setup.sh --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=thread
+    scripts/setup.sh --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=thread -DKEBAB_BUILD_BENCH=OFF
     ;;
   --sanitize=*)
     echo "test.sh: unknown sanitizer mode ${1#--sanitize=} (asan or tsan)" >&2

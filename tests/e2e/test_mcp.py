@@ -656,11 +656,11 @@ class FakeOllama:
 
 @needs_sdk
 class AskTest(McpCase):
-    def use_fake_llm(self):
+    def use_fake_llm(self, model="qwen2.5:0.5b"):
         self.reply_file = os.path.join(self.sb.tmp, "reply.txt")
         ollama = FakeOllama(self.reply_file)
         self.addCleanup(ollama.close)
-        self.sb.write_config(extra=f'[models.llm]\nprovider = "ollama"\nmodel = "qwen2.5:0.5b"\n'
+        self.sb.write_config(extra=f'[models.llm]\nprovider = "ollama"\nmodel = "{model}"\n'
                                    f'endpoint = "{ollama.url}"\n')
 
     def script(self, reply):
@@ -679,6 +679,36 @@ class AskTest(McpCase):
                                {"trace_id": answer["retrieval"]["trace_id"]})
             self.assertEqual(stored["answer"], answer["answer"])
             self.assertEqual(stored["citations"], answer["citations"])
+
+    def test_progress_while_answering(self):
+        self.use_fake_llm()
+        # One piece per word, each a few ms apart on the fake server: several notifications.
+        self.script("A compost heap should be turned " + "and turned " * 60 +
+                    '"every two weeks" for oxygen [#1].')
+        with self.session() as s:
+            r = s.call("ask", {"question": COMPOST}, progress=True)
+            self.assertTrue(r["ok"], r)
+            self.assert_output("ask", r["result"]["structuredContent"])
+        values = [p["progress"] for p in r["progress"]]
+        self.assertGreaterEqual(len(values), 2, r["progress"])
+        self.assertEqual(values, sorted(set(values)), "progress must increase")
+        self.assertEqual(values[0], 1)
+        self.assertRegex(r["progress"][0]["message"], r"^retrieved \d+ passages$")
+        self.assertRegex(r["progress"][-1]["message"], r"^answering: \d+ pieces$")
+
+    def test_cancelled_ask_stops_generation(self):
+        # The model sends one piece, then nothing for 30 s: only cancellation ends the call
+        # sooner, and the server must still exit within close_timeout_ms of stdin's end.
+        self.use_fake_llm(model="stall")
+        self.script("A compost heap should be turned every two weeks [#1].")
+        with self.session(close_timeout_ms=10000) as s:
+            t0 = time.monotonic()
+            r = s.call("ask", {"question": COMPOST}, abort_after_ms=1500)
+            self.assertFalse(r["ok"], r)
+            self.assertTrue(s.step("ping")["ok"])
+            resp = self.tool(s, "search", {"query": "compost"})
+            self.assertTrue(resp["hits"])
+        self.assertLess(time.monotonic() - t0, 20, "the stalled answer was not stopped")
 
     def test_refusal_is_a_normal_result(self):
         self.use_fake_llm()
