@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import shutil
 import sqlite3
 import time
 import unittest
@@ -401,6 +402,60 @@ class ProgressStreamTest(KebabTestCase):
         # Batched lines wait at most 50 ms after the last write, not for the next event.
         self.assertGreater(b_started - a_done, 0.1,
                            {key: round(t, 3) for key, (t, _) in arrived.items()})
+
+
+class PipelineGoldenTest(KebabTestCase):
+    """Markdown's ids, rows and results, pinned: the notes fixture and samples/kb ingested, then
+    every document's and chunk's `inspect` object (timestamps left out) and three searches'
+    hits, compared with tests/testdata/e2e/golden/markdown_pipeline.json. Moving Markdown
+    behind the extractor and chunker interfaces (issue 23) must leave all of it unchanged.
+    KEBAB_UPDATE_GOLDEN=1 rewrites the file (only for a deliberate parser or chunker change,
+    which also bumps its version)."""
+
+    GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "e2e",
+                          "golden", "markdown_pipeline.json")
+    QUERIES = ["borrow checker", "데이터베이스", "citation"]
+
+    @staticmethod
+    def timeless(value):
+        if isinstance(value, dict):
+            return {k: PipelineGoldenTest.timeless(v) for k, v in value.items()
+                    if not k.endswith("_at") and k != "at"}
+        if isinstance(value, list):
+            return [PipelineGoldenTest.timeless(v) for v in value]
+        return value
+
+    def snapshot(self):
+        docs = {}
+        for d in self.list_docs():
+            doc = self.timeless(self.kjson("inspect", "doc", d["doc_id"]))
+            chunks = [self.timeless(self.kjson("inspect", "chunk", c)) for c in doc["chunk_ids"]]
+            docs[d["doc_path"]] = {"doc": doc, "chunks": chunks}
+        searches = {}
+        for q in self.QUERIES:
+            resp = self.search(q, "--k", "5")
+            searches[q] = [[h["chunk_id"], h["citation"]["uri"], round(h["score"], 6)]
+                           for h in resp["hits"]]
+        return {"documents": docs, "searches": searches}
+
+    def test_markdown_ids_rows_and_results_are_pinned(self):
+        self.sb.copy_fixture("notes")
+        kb = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples", "kb")
+        shutil.copytree(kb, os.path.join(self.sb.ws, "kb"))
+        _, report = self.ingest()
+        self.assertEqual(report["errors"], 0)
+        got = self.snapshot()
+        if os.environ.get("KEBAB_UPDATE_GOLDEN"):
+            os.makedirs(os.path.dirname(self.GOLDEN), exist_ok=True)
+            with open(self.GOLDEN, "w", encoding="utf-8") as f:
+                json.dump(got, f, ensure_ascii=False, indent=1, sort_keys=True)
+                f.write("\n")
+        with open(self.GOLDEN, encoding="utf-8") as f:
+            want = json.load(f)
+        self.assertEqual(sorted(got["documents"]), sorted(want["documents"]))
+        for path in want["documents"]:
+            self.assertEqual(got["documents"][path], want["documents"][path], path)
+        self.assertEqual(got["searches"], want["searches"])
 
 
 if __name__ == "__main__":
