@@ -6,6 +6,7 @@
 #include "app/ingest.h"
 #include "core/files.h"
 #include "core/hash.h"
+#include "parse/extractor.h"
 #include "source/ignore.h"
 #include "source/walker.h"
 
@@ -59,10 +60,7 @@ Result<IngestReport> IngestFile(Session& session, const std::string& file) {
   if (!fs::is_regular_file(file, ec)) {
     return IoError("no such file: " + file);
   }
-  if (source::DetectMedia(file) != MediaKind::kMarkdown) {
-    return InvalidInput("only Markdown files (.md, .mdx, .markdown) can be ingested for now: " +
-                        file);
-  }
+  KEBAB_RETURN_IF_ERROR(CheckReadable(file));
   std::ifstream in(file, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
   if (!in.good() && !in.eof()) return IoError("cannot read " + file);

@@ -17,11 +17,11 @@
 
 #include "app/embed_stage.h"
 #include "app/internal_store.h"
-#include "chunk/md_heading.h"
+#include "chunk/chunker.h"
 #include "core/hash.h"
 #include "core/ids.h"
 #include "core/time.h"
-#include "parse/markdown.h"
+#include "parse/extractor.h"
 #include "source/walker.h"
 #include "text/analyzer.h"
 
@@ -145,7 +145,7 @@ struct PipelineContext {
   const config::Config& config;
   const std::unordered_map<std::string, store::StoredDocState>& states;
   chunk::ChunkPolicy policy;
-  std::string policy_hash;
+  std::unordered_map<const chunk::Chunker*, std::string> policy_hashes;  // computed once each
   bool force = false;
 };
 
@@ -170,13 +170,17 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
     }
     return finish(std::move(p));
   }
+  // The walk returns only media with an extractor, and each of those has a chunker.
+  const parse::Extractor& extractor = *parse::ExtractorFor(file.media);
+  const chunk::Chunker& chunker = *chunk::ChunkerFor(file.media);
+  const std::string& policy_hash = ctx.policy_hashes.at(&chunker);
   const std::string checksum = Blake3Hex(*bytes);
   const std::string asset_id = AssetId(checksum);
   auto stored = ctx.states.find(file.workspace_path);
   if (!ctx.force && stored != ctx.states.end() && stored->second.asset_id == asset_id &&
-      stored->second.parser_version == parse::kMarkdownParserVersion &&
-      stored->second.chunker_version == chunk::kMdHeadingV2 &&
-      stored->second.policy_hash == ctx.policy_hash) {
+      stored->second.parser_version == extractor.version() &&
+      stored->second.chunker_version == chunker.version() &&
+      stored->second.policy_hash == policy_hash) {
     p.result = "unchanged";
     return finish(std::move(p));
   }
@@ -196,17 +200,16 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
   w.asset.byte_len = bytes->size();
   w.asset.checksum = checksum;
   w.asset.discovered_at = NowRfc3339();
-  parse::MarkdownInput in{*bytes, file.workspace_path, asset_id, w.asset.discovered_at};
-  auto doc = parse::ParseMarkdown(in);
+  auto doc = extractor.Extract({*bytes, file.workspace_path, asset_id, w.asset.discovered_at});
   if (!doc.ok()) {
     p.result = "error";
     p.error = doc.status().message();
     return finish(std::move(p));
   }
-  w.chunks = chunk::ChunkMarkdown(*doc, ctx.policy);
+  w.chunks = chunker.Split(*doc, ctx.policy);
   w.doc = std::move(doc).value();
-  w.chunker_version = chunk::kMdHeadingV2;
-  w.policy_hash = ctx.policy_hash;
+  w.chunker_version = std::string(chunker.version());
+  w.policy_hash = policy_hash;
   store::EncodeRows(&w, &analyzer);
   p.result = stored == ctx.states.end() ? "new" : "updated";
   p.write = std::move(w);
@@ -271,6 +274,7 @@ Result<std::vector<source::FoundFile>> ExplicitFiles(const std::string& root,
     if (!abs.starts_with(root + "/")) {
       return InvalidInput(abs + " is not under the workspace root " + root);
     }
+    KEBAB_RETURN_IF_ERROR(CheckReadable(abs));
     source::FoundFile f;
     f.abs_path = abs;
     f.workspace_path = NormalizeWorkspacePath(abs.substr(root.size() + 1));
@@ -286,6 +290,18 @@ bool Cancelled(const std::atomic<bool>* cancel) {
 }
 
 }  // namespace
+
+Status CheckReadable(const std::string& file) {
+  const MediaKind media = source::DetectMedia(file);
+  if (parse::ExtractorFor(media) != nullptr) return Status::OK();
+  std::string readable;
+  for (MediaKind m : parse::ExtractableMedia()) {
+    readable += (readable.empty() ? "" : ", ") + std::string(MediaKindName(m));
+  }
+  return InvalidInput(
+      "kebab cannot read " + std::string(MediaKindName(media)) + " files yet: " + file,
+      "it reads: " + readable);
+}
 
 Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
                             const IngestEventSink& on_event, const std::atomic<bool>* cancel) {
@@ -324,6 +340,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   walk_options.exclude = config.workspace.exclude;
   walk_options.max_file_bytes = static_cast<uint64_t>(config.ingest.max_file_bytes);
   walk_options.follow_symlinks = config.ingest.follow_symlinks;
+  walk_options.media = parse::ExtractableMedia();
   source::WalkResult walk;
   if (options.explicit_files.empty()) {
     KEBAB_ASSIGN_OR_RETURN(walk, source::Walk(walk_options));
@@ -382,7 +399,10 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   ctx.policy.overlap_tokens = config.chunking.overlap_tokens;
   ctx.policy.max_chunk_tokens = config.chunking.max_chunk_tokens;
   ctx.policy.respect_markdown_headings = config.chunking.respect_markdown_headings;
-  ctx.policy_hash = chunk::PolicyHash(ctx.policy);
+  for (MediaKind media : parse::ExtractableMedia()) {
+    const chunk::Chunker* chunker = chunk::ChunkerFor(media);
+    ctx.policy_hashes.emplace(chunker, chunker->PolicyHash(ctx.policy));
+  }
 
   int workers = config.ingest.max_parallel_extractors;
   if (workers <= 0) workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

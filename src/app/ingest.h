@@ -92,8 +92,12 @@ struct IngestReport {
 Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
                             const IngestEventSink& on_event, const std::atomic<bool>* cancel);
 
+// invalid_input naming the medium when kebab has no extractor for `file`'s medium (by its
+// name), with the media it can read as the hint.
+Status CheckReadable(const std::string& file);
+
 // Copies `file` into <root>/_external/<blake3-12>.<ext> (adding `_external/` to the root's
-// .kebabignore) and ingests it. Only Markdown for now.
+// .kebabignore) and ingests it. Any medium CheckReadable accepts.
 Result<IngestReport> IngestFile(Session& session, const std::string& file);
 
 // Stores `body` as <root>/_external/<blake3-12>.md with a `title` front matter and ingests it.

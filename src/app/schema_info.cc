@@ -2,8 +2,8 @@
 
 #include "app/admin.h"
 #include "app/internal_store.h"
-#include "chunk/md_heading.h"
-#include "parse/markdown.h"
+#include "chunk/chunker.h"
+#include "parse/extractor.h"
 #include "search/search.h"
 
 namespace kebab::app {
@@ -44,8 +44,9 @@ Result<SchemaInfo> Schema(Session& session) {
       {"single_file_ingest", true}, {"bulk_search", true},     {"search_cursor", true},
       {"search_explain", true},     {"stemming", true},        {"ask", true},
       {"multi_hop_ask", true},      {"citation_check", true},  {"eval", true}};
-  info.parser_version = parse::kMarkdownParserVersion;
-  info.chunker_version = chunk::kMdHeadingV2;
+  // schema.v1 names one parser and chunker: Markdown's, the medium every workspace has.
+  info.parser_version = std::string(parse::ExtractorFor(MediaKind::kMarkdown)->version());
+  info.chunker_version = std::string(chunk::ChunkerFor(MediaKind::kMarkdown)->version());
   info.prompt_template_version = config.rag.prompt_template_version;
   info.stemmer = config.search.stemmer;
   std::error_code ec;

@@ -10,25 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include "chunk/chunker.h"
 #include "core/types.h"
 
 namespace kebab::chunk {
 
 inline constexpr char kMdHeadingV2[] = "md-heading-v2";
 
-struct ChunkPolicy {
-  int target_tokens = 500;
-  int overlap_tokens = 80;
-  int max_chunk_tokens = 4000;
-  bool respect_markdown_headings = true;
-};
-
 // First 16 hex chars of BLAKE3(canonical JSON of the policy and the chunker version).
 std::string PolicyHash(const ChunkPolicy& policy);
-
-// Token estimate used for budgets: one per 4 ASCII bytes (rounded up) plus one per
-// non-ASCII code point (CJK text runs about one token per character).
-int EstimateTokens(std::string_view text);
 
 // Chunks `doc` (its blocks must carry block ids and line spans). Every chunk has
 // source_spans (the line range it covers), heading_path, section_label, token_estimate,

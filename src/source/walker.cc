@@ -385,7 +385,7 @@ void Walker::VisitEntry(const PendingDir& dir, const PendingDir& children_templa
   }
 
   const MediaKind media = DetectMedia(name);
-  if (media != MediaKind::kMarkdown) {
+  if (std::find(options_.media.begin(), options_.media.end(), media) == options_.media.end()) {
     ++result_.skipped.by_extension[ExtensionKey(name)];
     result_.skipped.Add(kSkipUnsupported, ws);
     return;

@@ -20,6 +20,9 @@ struct WalkOptions {
   std::vector<std::string> exclude;  // gitignore-style patterns, relative to root
   uint64_t max_file_bytes = 20ULL * 1024 * 1024;
   bool follow_symlinks = true;
+  // The media to return (the ingest passes what parse can extract); files of other media are
+  // tallied as "unsupported" by extension.
+  std::vector<MediaKind> media = {MediaKind::kMarkdown};
 };
 
 struct FoundFile {
@@ -56,8 +59,7 @@ struct WalkResult {
   std::vector<std::string> warnings;  // e.g. unreadable directories
 };
 
-// Walks `options.root`. Only Markdown files (.md, .mdx, .markdown) are returned for now;
-// other media are tallied as "unsupported" by extension. Fails only when the root itself is
+// Walks `options.root`, returning the files of `options.media`. Fails only when the root itself is
 // missing, not a directory or unreadable (an empty result would look like a deleted workspace).
 Result<WalkResult> Walk(const WalkOptions& options);
 

@@ -231,6 +231,23 @@ TEST_F(WalkerTest, UnsupportedFilesAreTalliedByExtension) {
   EXPECT_EQ(r.skipped.Total(), 8u);
 }
 
+TEST_F(WalkerTest, ReturnsExactlyTheMediaAskedFor) {
+  for (const char* f : {"a.md", "b.pdf", "c.PDF", "d.png", "e.py"}) Write(f, "data");
+  WalkOptions pdf_and_code;
+  pdf_and_code.media = {MediaKind::kPdf, MediaKind::kCode};
+  WalkResult r = WalkRoot(pdf_and_code);
+  EXPECT_THAT(Paths(r), ElementsAre("b.pdf", "c.PDF", "e.py"));
+  EXPECT_EQ(r.files[0].media, MediaKind::kPdf);
+  EXPECT_EQ(r.files[2].media, MediaKind::kCode);
+  EXPECT_EQ(r.skipped.by_extension, (std::map<std::string, uint64_t>{{".md", 1}, {".png", 1}}));
+
+  WalkOptions none;
+  none.media = {};
+  r = WalkRoot(none);
+  EXPECT_THAT(Paths(r), IsEmpty());
+  EXPECT_EQ(Count(r, kSkipUnsupported), 5u);
+}
+
 TEST_F(WalkerTest, FilesOverTheSizeCapAreSkipped) {
   Write("small.md", "12345");
   Write("exact.md", std::string(10, 'x'));

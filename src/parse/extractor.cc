@@ -1,0 +1,37 @@
+#include "parse/extractor.h"
+
+#include "parse/markdown.h"
+
+namespace kebab::parse {
+namespace {
+
+class MarkdownExtractor final : public Extractor {
+ public:
+  std::string_view version() const override { return kMarkdownParserVersion; }
+  Result<CanonicalDocument> Extract(const ExtractInput& in) const override {
+    return ParseMarkdown({in.bytes, in.workspace_path, in.asset_id, in.discovered_at});
+  }
+};
+
+}  // namespace
+
+const Extractor* ExtractorFor(MediaKind media) {
+  static const MarkdownExtractor markdown;
+  switch (media) {
+    case MediaKind::kMarkdown:
+      return &markdown;
+    default:
+      return nullptr;
+  }
+}
+
+std::vector<MediaKind> ExtractableMedia() {
+  std::vector<MediaKind> media;
+  for (MediaKind m : {MediaKind::kMarkdown, MediaKind::kPdf, MediaKind::kImage, MediaKind::kAudio,
+                      MediaKind::kCode, MediaKind::kOther}) {
+    if (ExtractorFor(m) != nullptr) media.push_back(m);
+  }
+  return media;
+}
+
+}  // namespace kebab::parse
