@@ -49,6 +49,27 @@ FetchResult DocumentResult(const char* kind, const store::DocSummary& d) {
                      .media = d.media};
 }
 
+// Whether the document's blocks cite lines of its file, so that the file itself is its text
+// (Markdown, code); otherwise (a PDF's pages) its text is what was extracted.
+bool LineAddressed(const store::StoredDocument& d) {
+  return !d.doc.blocks.empty() && d.doc.blocks.front().span.kind == SourceSpan::Kind::kLine;
+}
+
+// The extracted blocks of `d` joined, those on `page` only when it is set.
+std::string BlocksText(const store::StoredDocument& d, std::optional<uint32_t> page) {
+  std::string text;
+  for (const auto& b : d.doc.blocks) {
+    if (page && b.span.page != *page) continue;
+    if (!text.empty()) text += "\n\n";
+    if (b.kind == BlockKind::kList) {
+      for (const auto& item : b.items) text += "- " + item + "\n";
+    } else {
+      text += b.text;
+    }
+  }
+  return text;
+}
+
 void CutToTokens(std::string* text, int max_tokens, bool* truncated) {
   if (max_tokens <= 0) return;
   const size_t max_bytes = static_cast<size_t>(max_tokens) * 4;
@@ -124,20 +145,10 @@ Result<FetchResult> FetchDocument(Session& session, const std::string& doc_id, i
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
   FetchResult r = DocumentResult("doc", doc->summary);
-  std::optional<std::string> file = ReadIndexedFile(*doc);
-  if (file) {
-    r.text = SanitizeUtf8(*file);
-  } else {
-    // The file changed since indexing: serve the indexed blocks rather than newer text.
-    for (const auto& b : doc->doc.blocks) {
-      if (!r.text.empty()) r.text += "\n\n";
-      if (b.kind == BlockKind::kList) {
-        for (const auto& item : b.items) r.text += "- " + item + "\n";
-      } else {
-        r.text += b.text;
-      }
-    }
-  }
+  // A file that changed since indexing gives the indexed blocks rather than newer text.
+  std::optional<std::string> file =
+      LineAddressed(*doc) ? ReadIndexedFile(*doc) : std::optional<std::string>();
+  r.text = file ? SanitizeUtf8(*file) : BlocksText(*doc, std::nullopt);
   CutToTokens(&r.text, max_tokens, &r.truncated);
   return r;
 }
@@ -211,6 +222,17 @@ Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int ma
   }
   const std::string& doc_id = docs.front().doc_id;
   if (whole) return FetchDocument(session, doc_id, max_tokens);
+  if (cited.kind == Citation::Kind::kPage) {
+    KEBAB_ASSIGN_OR_RETURN(store::StoredDocument doc, InspectDocument(session, doc_id));
+    FetchResult r = DocumentResult("span", doc.summary);
+    r.text = BlocksText(doc, cited.page);
+    if (r.text.empty()) {
+      return InvalidInput(cited.path + " has no indexed text on page " +
+                          std::to_string(cited.page));
+    }
+    CutToTokens(&r.text, max_tokens, &r.truncated);
+    return r;
+  }
   if (cited.kind != Citation::Kind::kLine && cited.kind != Citation::Kind::kCode) {
     return Status(ErrorCode::kSpanNotSupported,
                   std::string(CitationKindName(cited.kind)) +

@@ -42,9 +42,10 @@ Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int l
                               int line_end, int max_tokens);
 
 // What a citation URI cites, exactly (an agent opening a hit's citation.uri): the lines of
-// `notes/x.md#L10-L14`, or the whole document for a bare workspace path `notes/x.md`.
-// invalid_input for a malformed URI; doc_not_found when no indexed document has the path;
-// span_not_supported for a page, region, caption or time citation (no text to cut out yet).
+// `notes/x.md#L10-L14`, the text extracted from page 12 of `papers/x.pdf#p=12`, or the whole
+// document for a bare workspace path `notes/x.md`. invalid_input for a malformed URI or an
+// empty page; doc_not_found when no indexed document has the path; span_not_supported for a
+// region, caption or time citation (no text to cut out yet).
 Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int max_tokens);
 
 // Runs a search with the configured defaults filled in (k, snippet length).

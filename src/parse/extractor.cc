@@ -1,5 +1,6 @@
 #include "parse/extractor.h"
 
+#include "parse/internal/pdf.h"
 #include "parse/markdown.h"
 
 namespace kebab::parse {
@@ -17,9 +18,12 @@ class MarkdownExtractor final : public Extractor {
 
 const Extractor* ExtractorFor(MediaKind media) {
   static const MarkdownExtractor markdown;
+  static const internal::PdfExtractor pdf;
   switch (media) {
     case MediaKind::kMarkdown:
       return &markdown;
+    case MediaKind::kPdf:
+      return &pdf;
     default:
       return nullptr;
   }

@@ -21,6 +21,9 @@ struct ExtractInput {
   std::string workspace_path;  // normalized
   std::string asset_id;
   std::string discovered_at;  // RFC 3339; default for created_at / updated_at
+  // Budget for media read by a worker process (PDF): past it the worker is stopped and the
+  // file is an error, so one hostile file cannot stall an ingest.
+  int max_seconds = 60;
 };
 
 class Extractor {

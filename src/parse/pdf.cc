@@ -1,0 +1,229 @@
+#include "parse/internal/pdf.h"
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "core/ids.h"
+#include "core/subprocess.h"
+#include "core/time.h"
+#include "core/unicode.h"
+#include "parse/language.h"
+
+namespace kebab::parse::internal {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kAgent[] = "kebab-pdf";
+// A page with fewer visible characters than this has no text layer worth indexing (a scan,
+// or a page of figures): it is named as needing OCR instead.
+constexpr size_t kMinPageChars = 16;
+constexpr size_t kTitleCodePoints = 80;
+constexpr size_t kLanguageSampleBytes = 64 * 1024;
+
+bool IsAsciiLetter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// Code points in s[0, byte_offset).
+uint32_t CodePointsBefore(std::string_view s, size_t byte_offset) {
+  return static_cast<uint32_t>(Utf8Length(s.substr(0, byte_offset)));
+}
+
+// A paragraph's lines joined as the index should read them: "informa-" at a line's end and
+// "tion" at the next one's start become "information"; other line breaks stay.
+std::string JoinHyphenated(std::string_view paragraph) {
+  std::string out;
+  out.reserve(paragraph.size());
+  size_t pos = 0;
+  while (pos <= paragraph.size()) {
+    size_t nl = paragraph.find('\n', pos);
+    std::string_view line =
+        paragraph.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.remove_suffix(1);
+    const bool more = nl != std::string_view::npos;
+    const char next = more && nl + 1 < paragraph.size() ? paragraph[nl + 1] : '\0';
+    if (more && line.size() >= 2 && line.back() == '-' && IsAsciiLetter(line[line.size() - 2]) &&
+        next >= 'a' && next <= 'z') {
+      out.append(line.substr(0, line.size() - 1));
+    } else {
+      out.append(line);
+      if (more) out += '\n';
+    }
+    if (!more) break;
+    pos = nl + 1;
+  }
+  return out;
+}
+
+size_t VisibleChars(std::string_view s) {
+  size_t n = 0;
+  for (char c : s) n += (c != ' ' && c != '\n' && c != '\t' && c != '\r' && c != '\f') ? 1 : 0;
+  return n;
+}
+
+std::vector<std::string> SplitKeywords(const std::string& keywords) {
+  std::vector<std::string> tags;
+  std::string current;
+  auto flush = [&] {
+    const size_t a = current.find_first_not_of(" \t");
+    const size_t b = current.find_last_not_of(" \t");
+    if (a != std::string::npos) tags.push_back(current.substr(a, b - a + 1));
+    current.clear();
+  };
+  for (char c : keywords) {
+    if (c == ',' || c == ';') {
+      flush();
+    } else {
+      current += c;
+    }
+  }
+  flush();
+  return tags;
+}
+
+std::string FileStem(const std::string& workspace_path) {
+  std::string name = workspace_path.substr(workspace_path.rfind('/') + 1);
+  const size_t dot = name.rfind('.');
+  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+std::string FirstLine(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  return Nfc(line.substr(0, Utf8SafePrefix(line, kTitleCodePoints * 4)));
+}
+
+}  // namespace
+
+std::string PdfWorkerPath() {
+  if (const char* env = std::getenv("KEBAB_PDF_WORKER"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  return ExecutableDir() + "/kebab-pdf";
+}
+
+void AppendPageBlocks(uint32_t page, std::string_view raw, CanonicalDocument* doc) {
+  std::string repaired;
+  if (!IsValidUtf8(raw)) {
+    repaired = SanitizeUtf8(raw);
+    raw = repaired;
+  }
+  if (VisibleChars(raw) < kMinPageChars) {
+    doc->warnings.push_back("page " + std::to_string(page) + " has no usable text (needs OCR)");
+    return;
+  }
+  // Paragraphs are runs of non-blank lines; a form feed ends the page's text.
+  size_t pos = 0;
+  while (pos < raw.size()) {
+    while (pos < raw.size() && (raw[pos] == '\n' || raw[pos] == '\f' || raw[pos] == ' ')) ++pos;
+    if (pos >= raw.size()) break;
+    size_t end = raw.find("\n\n", pos);
+    if (end == std::string_view::npos) end = raw.size();
+    std::string_view paragraph = raw.substr(pos, end - pos);
+    while (!paragraph.empty() &&
+           (paragraph.back() == '\n' || paragraph.back() == '\f' || paragraph.back() == ' ')) {
+      paragraph.remove_suffix(1);
+    }
+    if (VisibleChars(paragraph) > 0) {
+      Block b;
+      b.kind = BlockKind::kParagraph;
+      b.text = Nfc(JoinHyphenated(paragraph));
+      b.ordinal = static_cast<int>(doc->blocks.size());
+      b.span.kind = SourceSpan::Kind::kPage;
+      b.span.page = page;
+      b.span.start = page;
+      b.span.end = page;
+      b.span.char_start = CodePointsBefore(raw, pos);
+      b.span.char_end = CodePointsBefore(raw, pos + paragraph.size());
+      doc->blocks.push_back(std::move(b));
+    }
+    pos = end;
+  }
+}
+
+Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const {
+  CanonicalDocument doc;
+  doc.asset_id = input.asset_id;
+  doc.workspace_path = input.workspace_path;
+  doc.parser_version = kPdfParserVersion;
+  doc.doc_id = DocId(input.workspace_path, input.asset_id, kPdfParserVersion);
+
+  json info;
+  std::string error_code, error_message;
+  int pages_seen = 0;
+  const std::string worker = PdfWorkerPath();
+  Result<SubprocessResult> run = RunSubprocess(
+      {worker}, input.bytes, std::chrono::seconds(input.max_seconds), [&](std::string_view line) {
+        json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+        if (!j.is_object()) return true;
+        const std::string kind = j.value("kind", "");
+        if (kind == "info") {
+          info = std::move(j);
+        } else if (kind == "page") {
+          ++pages_seen;
+          AppendPageBlocks(j.value("page", 0u), j.value("text", std::string()), &doc);
+        } else if (kind == "error") {
+          error_code = j.value("code", "damaged");
+          error_message = j.value("message", "");
+        }
+        return true;
+      });
+  if (!run.ok()) {
+    return Status(ErrorCode::kIoError, run.status().message(),
+                  "kebab-pdf is built beside kebab (scripts/setup.sh); KEBAB_PDF_WORKER names "
+                  "another");
+  }
+  if (!error_code.empty()) {
+    return Status(error_code == "encrypted" ? ErrorCode::kInvalidInput : ErrorCode::kCorrupt,
+                  error_code + ": " + error_message);
+  }
+  if (run->timed_out) {
+    return Status(ErrorCode::kTimeout,
+                  "the PDF worker took over " + std::to_string(input.max_seconds) +
+                      " s and was stopped (after " + std::to_string(pages_seen) + " pages)");
+  }
+  if (run->signal != 0 || run->exit_code != 0 || info.is_null()) {
+    return Status(ErrorCode::kCorrupt,
+                  "the PDF worker " +
+                      (run->signal != 0 ? "crashed (signal " + std::to_string(run->signal) + ")"
+                                        : "failed (exit " + std::to_string(run->exit_code) + ")") +
+                      " after " + std::to_string(pages_seen) + " pages");
+  }
+
+  for (Block& block : doc.blocks) {
+    block.block_id = BlockId(doc.doc_id, BlockKindName(block.kind), block.heading_path,
+                             block.ordinal, block.span);
+  }
+  std::string title = info.value("title", std::string());
+  title.erase(0, title.find_first_not_of(" \t\r\n"));
+  title.erase(title.find_last_not_of(" \t\r\n") + 1);
+  if (title.empty() && !doc.blocks.empty()) title = FirstLine(doc.blocks.front().text);
+  doc.title = title.empty() ? FileStem(input.workspace_path) : Nfc(title);
+  std::string sample;
+  for (const Block& b : doc.blocks) {
+    if (sample.size() > kLanguageSampleBytes) break;
+    AppendWithoutUrls(b.text, sample);
+    sample += '\n';
+  }
+  doc.lang = DetectLanguage(sample);
+
+  Metadata& metadata = doc.metadata;
+  const std::string default_time = input.discovered_at.empty() ? NowRfc3339() : input.discovered_at;
+  const json created = info.value("created", json());
+  const json modified = info.value("modified", json());
+  metadata.created_at =
+      created.is_number_integer() ? FormatRfc3339(created.get<int64_t>()) : default_time;
+  metadata.updated_at =
+      modified.is_number_integer() ? FormatRfc3339(modified.get<int64_t>()) : metadata.created_at;
+  metadata.tags = SplitKeywords(info.value("keywords", std::string()));
+  metadata.source_type = SourceType::kPaper;
+  if (info.value("encrypted", false))
+    doc.warnings.emplace_back("encrypted (opened without a password)");
+  const int pages = info.value("pages", 0);
+  doc.provenance.push_back({NowRfc3339(), kAgent, "parsed",
+                            std::string(kPdfParserVersion) + ", " + std::to_string(pages) +
+                                " pages, " + std::to_string(doc.blocks.size()) + " blocks"});
+  return doc;
+}
+
+}  // namespace kebab::parse::internal

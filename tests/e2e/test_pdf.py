@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""PDFs end to end: `kebab ingest` runs the kebab-pdf worker (poppler) on PDFs the tests write
+themselves (tests/tools/make_pdf.py) and on real ones from ../shared/data/pdf/text (skipped
+with a message when ../shared is absent); hits cite `file.pdf#p=N` and what they cite is on
+that page."""
+import os
+import random
+import re
+import shutil
+import sys
+import unittest
+
+from kebab_e2e import REPO, KebabTestCase
+
+sys.path.insert(0, os.path.join(REPO, "tests", "tools"))
+from make_pdf import make_pdf  # noqa: E402
+
+SHARED_PDF = os.path.join(REPO, "..", "shared", "data", "pdf", "text")
+
+
+class GeneratedPdfTest(KebabTestCase):
+    def setUp(self):
+        super().setUp()
+        os.makedirs(self.sb.path("papers"), exist_ok=True)
+        make_pdf(self.sb.path("papers/gen.pdf"),
+                 [["Compost heaps need oxygen, so turn them every fortnight.",
+                   "The zebrafinch nests near the heap."],
+                  ["Page two speaks of quokkas and their leaves."],
+                  []],
+                 {"Title": "Garden findings", "Keywords": "garden, birds"})
+        self.sb.write("notes/plain.md", "# Plain\n\nA Markdown note about compost too.\n")
+
+    def test_pages_are_cited_and_empty_pages_need_ocr(self):
+        _, report = self.ingest("--summary-only")
+        self.assertEqual((report["new"], report["errors"]), (2, 0), report)
+        _, full = self.ingest("--force-reingest")
+        [item] = [i for i in full["items"] if i["doc_path"] == "papers/gen.pdf"]
+        self.assertEqual(item["warnings"], ["page 3 has no usable text (needs OCR)"])
+        self.assertEqual(item["parser_version"], "pdf-poppler-v1")
+        self.assertEqual(item["chunker_version"], "pdf-page-v1")
+
+        for query, page in (("zebrafinch", 1), ("quokkas", 2)):
+            resp = self.search(query)
+            [hit] = resp["hits"]
+            self.assertEqual(hit["citation"]["uri"], f"papers/gen.pdf#p={page}")
+            self.assertEqual(hit["citation"]["kind"], "page")
+            self.assertEqual(hit["citation"]["page"], page)
+            self.assertIn(query, hit["snippet"])
+            chunk = self.kjson("fetch", "chunk", hit["chunk_id"], schema="fetch_result")
+            self.assertIn(query, chunk["text"])
+
+        [doc] = [d for d in self.list_docs() if d["doc_path"] == "papers/gen.pdf"]
+        self.assertEqual((doc["media"], doc["title"]), ("pdf", "Garden findings"))
+        self.assertEqual(doc["tags"], ["garden", "birds"])
+        whole = self.kjson("fetch", "doc", doc["doc_id"], schema="fetch_result")
+        self.assertIn("quokkas", whole["text"])
+        self.assertNotIn("%PDF", whole["text"])
+
+        self.assertEqual(self.hit_paths(self.search("compost", "--media", "pdf")),
+                         ["papers/gen.pdf"])
+        self.assertEqual(self.hit_paths(self.search("compost", "--media", "markdown")),
+                         ["notes/plain.md"])
+        self.assertEqual(self.schema_info()["stats"]["media_breakdown"],
+                         {"markdown": 1, "pdf": 1})
+
+        _, again = self.ingest()
+        self.assertEqual((again["unchanged"], again["new"], again["updated"]), (2, 0, 0))
+
+    def test_broken_pdfs_cost_one_file_each(self):
+        with open(self.sb.path("papers/garbage.pdf"), "wb") as f:
+            f.write(b"%PDF-1.4\nthis is not a PDF body at all\n" * 10)
+        with open(self.sb.path("papers/gen.pdf"), "rb") as f:
+            good = f.read()
+        with open(self.sb.path("papers/truncated.pdf"), "wb") as f:
+            f.write(good[: len(good) // 3])
+        _, report = self.ingest()  # per-file errors are items, not a failed run
+        items = {i["doc_path"]: i for i in report["items"]}
+        self.assertEqual(items["papers/gen.pdf"]["kind"], "new")
+        self.assertEqual(items["notes/plain.md"]["kind"], "new")
+        self.assertEqual(items["papers/garbage.pdf"]["kind"], "error")
+        self.assertRegex(items["papers/garbage.pdf"]["error"], r"^damaged: ")
+        # Truncated: poppler either recovers some text or reports it damaged; never a crash.
+        self.assertIn(items["papers/truncated.pdf"]["kind"], ("new", "error"))
+        self.assertEqual(self.hit_paths(self.search("quokkas")), ["papers/gen.pdf"])
+
+    def test_ingest_file_takes_a_pdf(self):
+        outside = os.path.join(self.sb.tmp, "outside.pdf")
+        make_pdf(outside, [["The glimmerwomb sleeps all day."]])
+        r = self.sb.run("--json", "ingest-file", outside)
+        self.assertEqual(r.rc, 0, r)
+        [hit] = self.search("glimmerwomb")["hits"]
+        self.assertRegex(hit["citation"]["uri"], r"^_external/[0-9a-f]{12}\.pdf#p=1$")
+
+
+@unittest.skipUnless(os.path.isdir(SHARED_PDF),
+                     f"{SHARED_PDF} is absent (the real PDFs live in ../shared/data/pdf)")
+class RealPdfTest(KebabTestCase):
+    FILES = ["r-intro.pdf", "acmart-sample-sigconf.pdf", "lshort-ko.pdf"]
+
+    def test_a_sentence_from_a_page_finds_that_page(self):
+        for name in self.FILES:
+            shutil.copy(os.path.join(SHARED_PDF, name), self.sb.path(name))
+        _, report = self.ingest("--summary-only")
+        self.assertEqual((report["new"], report["errors"]), (3, 0), report)
+
+        rng = random.Random(7)
+        cases = []
+        for name in ("r-intro.pdf", "acmart-sample-sigconf.pdf"):
+            pages_dir = os.path.join(SHARED_PDF, name[:-4] + ".pages")
+            pages = sorted(os.listdir(pages_dir))
+            for page_file in rng.sample(pages, min(10, len(pages))):
+                with open(os.path.join(pages_dir, page_file), encoding="utf-8") as f:
+                    lines = [re.sub(r"\s+", " ", l).strip() for l in f]
+                # A line of prose: eight words or more, letters mostly.
+                prose = [l for l in lines if len(l.split()) >= 8 and
+                         sum(c.isalpha() for c in l) > 0.7 * len(l.replace(" ", ""))]
+                if prose:
+                    cases.append((name, int(page_file[:4]), rng.choice(prose)))
+        self.assertGreaterEqual(len(cases), 15)
+        right = []
+        for name, page, sentence in cases:
+            words = re.findall(r"[A-Za-z]{3,}", sentence)[:10]
+            resp = self.search(" ".join(words), "--k", "1", rc=None)
+            top = resp["hits"][0]["citation"]["uri"] if resp["hits"] else None
+            right.append(top == f"{name}#p={page}")
+        self.assertGreaterEqual(sum(right) / len(right), 0.9,
+                                f"{sum(right)} of {len(right)} sentences found their page")
+
+        # Korean: the book's pages are cited too.
+        resp = self.search("문서", "--k", "3")
+        self.assertTrue(all(h["citation"]["uri"].startswith("lshort-ko.pdf#p=")
+                            for h in resp["hits"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
