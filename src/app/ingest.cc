@@ -200,7 +200,9 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
   w.asset.byte_len = bytes->size();
   w.asset.checksum = checksum;
   w.asset.discovered_at = NowRfc3339();
-  auto doc = extractor.Extract({*bytes, file.workspace_path, asset_id, w.asset.discovered_at});
+  parse::ExtractInput in{*bytes, file.workspace_path, asset_id, w.asset.discovered_at};
+  in.max_seconds = ctx.config.ingest.pdf_max_seconds_per_file;
+  auto doc = extractor.Extract(in);
   if (!doc.ok()) {
     p.result = "error";
     p.error = doc.status().message();

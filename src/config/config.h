@@ -39,6 +39,7 @@ struct IngestConfig {
   long long max_file_bytes = 20LL * 1024 * 1024;  // larger files are skipped (size_exceeded)
   bool skip_generated = true;  // skip files whose head says "@generated", "do not edit", ...
   bool follow_symlinks = true;
+  int pdf_max_seconds_per_file = 60;  // [ingest.pdf] max_seconds_per_file: worker budget
 
   bool operator==(const IngestConfig&) const = default;
 };

@@ -213,6 +213,12 @@ class DocumentApplier {
       const std::string_view name = entry_key.str();
       // The spec's frozen schema listed include patterns; kebab ingests every supported file.
       if (section == "workspace" && name == "include") continue;
+      // A table inside a section is its subsection: [ingest.pdf] within [ingest].
+      if (const std::string sub = std::string(section) + "." + std::string(name);
+          entry.is_table() && internal::IsSection(sub)) {
+        KEBAB_RETURN_IF_ERROR(ApplySection(sub, entry));
+        continue;
+      }
       const KeySpec* spec = FindKey(section, name);
       if (spec == nullptr) {
         return ConfigInvalid(Where(path_, entry_key.source()) + ": unknown key '" +

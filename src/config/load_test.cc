@@ -206,6 +206,20 @@ follow_symlinks = false
   EXPECT_FALSE(r->ingest.follow_symlinks);
 }
 
+TEST_F(LoadConfigTest, SubsectionInsideItsSection) {
+  Result<Config> r = LoadFile(
+      "[ingest]\nfollow_symlinks = false\n[ingest.pdf]\n"
+      "max_seconds_per_file = 5\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->ingest.pdf_max_seconds_per_file, 5);
+  EXPECT_FALSE(r->ingest.follow_symlinks);
+  r = LoadFile("[ingest]\npdf = { max_seconds_per_file = 7 }\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->ingest.pdf_max_seconds_per_file, 7);
+  Status s = LoadError("[ingest.pdf]\nmax_second = 5\n");
+  EXPECT_THAT(s.message(), HasSubstr("unknown key 'max_second' in [ingest.pdf]"));
+}
+
 TEST_F(LoadConfigTest, KeyInBothIngestAndIndexingIsAnError) {
   Status s = LoadError("[indexing]\nmax_file_bytes = 2048\n[ingest]\nmax_file_bytes = 4096\n");
   EXPECT_EQ(s.code(), ErrorCode::kConfigInvalid);

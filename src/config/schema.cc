@@ -14,6 +14,7 @@ constexpr SectionSpec kSections[] = {
     {"ingest",
      "How files are found and read during `kebab ingest`.\n"
      "(The older section name [indexing] is accepted too.)"},
+    {"ingest.pdf", "How PDFs are read (by the kebab-pdf worker, one process per file)."},
     {"chunking",
      "How documents are split into chunks for search and answers.\n"
      "Changing these re-chunks the affected documents on the next ingest."},
@@ -65,6 +66,9 @@ constexpr KeySpec kKeys[] = {
      "\"do not edit\", ...). true or false."},
     {"ingest", "follow_symlinks", KEBAB_FIELD(ingest.follow_symlinks), false,
      "Follow symbolic links inside the workspace (loops are detected). true or false."},
+    {"ingest.pdf", "max_seconds_per_file", KEBAB_FIELD(ingest.pdf_max_seconds_per_file), false,
+     "A PDF whose text takes longer than this is stopped and reported as an error,\n"
+     "so a hostile file cannot stall the ingest. An integer 1..3600."},
 
     {"chunking", "target_tokens", KEBAB_FIELD(chunking.target_tokens), false,
      "Size a chunk grows to before a new one starts, in tokens. An integer >= 16."},

@@ -21,7 +21,7 @@ TEST(SchemaTest, EveryKeyHasItsOwnField) {
   }
   // workspace 2, storage 9, ingest 4, chunking 5, embedding 10, llm 10, search 5, index 5,
   // rag 9.
-  EXPECT_EQ(Keys().size(), 59u);
+  EXPECT_EQ(Keys().size(), 60u);
 }
 
 TEST(SchemaTest, SectionsAndKeysAgree) {

@@ -109,6 +109,7 @@ Status Validate(const Config& config) {
 
   p.Range("ingest.max_parallel_extractors", config.ingest.max_parallel_extractors, 0, 256);
   p.AtLeast("ingest.max_file_bytes", config.ingest.max_file_bytes, 1024);
+  p.Range("ingest.pdf.max_seconds_per_file", config.ingest.pdf_max_seconds_per_file, 1, 3600);
 
   const ChunkingConfig& c = config.chunking;
   p.AtLeast("chunking.target_tokens", c.target_tokens, 16);
