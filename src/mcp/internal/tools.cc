@@ -155,19 +155,15 @@ Result<ToolOutput> FetchTool(app::Session& session, const json& args, const Call
   const std::string kind = String(args, "kind");
   const std::string id = String(args, "id");
   const int max_tokens = args.value("max_tokens", 0);
-  Result<app::FetchResult> r = Status::OK();
-  if (kind == "chunk") {
-    r = app::FetchChunk(session, id, args.value("context", 0));
-  } else if (kind == "doc") {
-    r = app::FetchDocument(session, id, max_tokens);
-  } else {
-    if (!args.contains("line_start") || !args.contains("line_end")) {
-      return InvalidInput("kind span needs line_start and line_end",
-                          "take them from a hit's citation (start, end)");
-    }
-    r = app::FetchSpan(session, id, args["line_start"].get<int>(), args["line_end"].get<int>(),
-                       max_tokens);
+  if (kind == "span" && (!args.contains("line_start") || !args.contains("line_end"))) {
+    return InvalidInput("kind span needs line_start and line_end",
+                        "take them from a hit's citation (start, end)");
   }
+  Result<app::FetchResult> r =
+      kind == "chunk" ? app::FetchChunk(session, id, args.value("context", 0))
+      : kind == "doc" ? app::FetchDocument(session, id, max_tokens)
+                      : app::FetchSpan(session, id, args["line_start"].get<int>(),
+                                       args["line_end"].get<int>(), max_tokens);
   KEBAB_RETURN_IF_ERROR(r.status());
   return ToolOutput{app::wire::FetchResult(*r), app::render::Fetch(*r)};
 }
