@@ -114,6 +114,78 @@ class Kebab:
         return json.loads(p.stdout) if p.returncode == 0 and p.stdout.strip() else {}
 
 
+def add_workspace_args(ap):
+    """The options naming the workspace and its index (shared with mcp_bench.py --hybrid)."""
+    ap.add_argument("--model", help=f"GGUF embedding model (default: {TARGET_MODEL})")
+    ap.add_argument("--copies", type=int, default=2,
+                    help="copies of each corpus in the workspace (default 2: ~107k chunks)")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="[models.embedding] threads (default 0: all cores, for the first "
+                         "ingest; a search embeds its query on one thread whatever this says). "
+                         "Use 1 when other work shares the machine: llama.cpp's threads spin at "
+                         "every barrier, and a tiny model's batch took 20 s on 2 busy cores "
+                         "against 0.6 s on one")
+    ap.add_argument("--kebab", default=lexical_bench.KEBAB)
+    ap.add_argument("--corpus", choices=sorted(lexical_bench.CORPORA), action="append")
+    ap.add_argument("--work", help="workspace and index, kept between runs (default: "
+                    "kebab-hybrid-bench-MODEL-xCOPIES in the temp directory)")
+    ap.add_argument("--fresh", action="store_true", help="delete the index and ingest anew")
+
+
+def open_workspace(args):
+    """Resolves the model and --work (args.model, args.work and args.copies are set), extracts
+    the corpora and writes the config; (Kebab, copy 1's files, every file), or an exit code
+    when something needed is missing."""
+    if not os.access(args.kebab, os.X_OK):
+        print(f"{args.kebab} is missing: run scripts/setup.sh first", file=sys.stderr)
+        return 2
+    # Absolute: kebab resolves a relative model path against the config file's directory.
+    if args.model:
+        args.model = os.path.abspath(args.model)
+    else:
+        args.model = embed_bench.ensure_models(os.path.join(REPO, "build"))[TARGET_MODEL]
+    if not os.path.exists(args.model):
+        print(f"{args.model} is missing: build the test models (cmake --build build --target "
+              "kebab_tiny_models) or pass --model", file=sys.stderr)
+        return 2
+    stem = os.path.splitext(os.path.basename(args.model))[0]
+    args.copies = max(1, args.copies)
+    args.work = args.work or os.path.join(tempfile.gettempdir(),
+                                          f"kebab-hybrid-bench-{stem}-x{args.copies}")
+    corpus_root = os.path.join(args.work, "corpus")
+    names = args.corpus or ["tldr", "astro"]
+    # Copy 1 sits where ask_bench.py and earlier runs put the corpora; queries come from it.
+    originals = [f for name in names for f in lexical_bench.extract(name, corpus_root)[1]]
+    files = list(originals)
+    for copy in range(2, args.copies + 1):
+        into = os.path.join(corpus_root, f"copy{copy}")
+        files += [f for name in names for f in lexical_bench.extract(name, into)[1]]
+    if args.fresh:
+        shutil.rmtree(os.path.join(args.work, "home"), ignore_errors=True)
+    kebab = Kebab(args.kebab, args.work, corpus_root, args.model, args.threads)
+    return kebab, originals, files
+
+
+def ingest_and_report(kebab):
+    """Brings the index up to date (a no-op when --work is current) and prints what it holds;
+    (ingest seconds, the index_finished event or None, chunk count, vectors as text)."""
+    report, index_event, ingest_s = kebab.ingest()
+    stats = kebab.schema().get("stats", {})
+    chunks = stats.get("chunk_count")
+    spaces = stats.get("embedding_spaces", [])
+    vectors = ", ".join(f"{s['vectors']} {s['model']} ({s['dimensions']} dims)" for s in spaces)
+    print(f"ingest {ingest_s:.1f} s: {report.get('new', 0)} new documents, "
+          f"{report.get('chunks_indexed', 0)} chunks indexed, "
+          f"{report.get('embeddings_indexed', 0)} embedded this run; index now holds "
+          f"{chunks} chunks; vectors: {vectors}")
+    if index_event:
+        print(f"ingest built the vector index: {index_event.get('index_kind')} of "
+              f"{index_event.get('vectors')} vectors in {index_event.get('ms', 0):.0f} ms")
+    else:
+        print("ingest built no vector index this run (nothing changed, or none needed)")
+    return ingest_s, index_event, chunks, vectors
+
+
 def p50_p95(name, pair):
     """{name_p50_ms: .., name_p95_ms: ..} of a (p50, p95) pair."""
     return {f"{name}_p50_ms": pair[0], f"{name}_p95_ms": pair[1]}
@@ -141,72 +213,22 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--queries", type=int, default=200)
-    ap.add_argument("--model", help=f"GGUF embedding model (default: {TARGET_MODEL})")
-    ap.add_argument("--copies", type=int, default=2,
-                    help="copies of each corpus in the workspace (default 2: ~107k chunks)")
-    ap.add_argument("--threads", type=int, default=0,
-                    help="[models.embedding] threads (default 0: all cores, for the first "
-                         "ingest; a search embeds its query on one thread whatever this says). "
-                         "Use 1 when other work shares the machine: llama.cpp's threads spin at "
-                         "every barrier, and a tiny model's batch took 20 s on 2 busy cores "
-                         "against 0.6 s on one")
-    ap.add_argument("--kebab", default=lexical_bench.KEBAB)
-    ap.add_argument("--corpus", choices=sorted(lexical_bench.CORPORA), action="append")
-    ap.add_argument("--work", help="workspace and index, kept between runs (default: "
-                    "kebab-hybrid-bench-MODEL-xCOPIES in the temp directory)")
-    ap.add_argument("--fresh", action="store_true", help="delete the index and ingest anew")
+    add_workspace_args(ap)
     ap.add_argument("--json-out", metavar="PATH", help="also write the numbers there as JSON")
     args = ap.parse_args()
     if not os.path.isdir(DATA):
         print(f"skipped: {DATA} is absent (the benchmark corpora live in ../shared/data)")
         return 0
-    if not os.access(args.kebab, os.X_OK):
-        print(f"{args.kebab} is missing: run scripts/setup.sh first", file=sys.stderr)
-        return 2
-    # Absolute: kebab resolves a relative model path against the config file's directory.
-    if args.model:
-        model = os.path.abspath(args.model)
-    else:
-        model = embed_bench.ensure_models(os.path.join(REPO, "build"))[TARGET_MODEL]
-    if not os.path.exists(model):
-        print(f"{model} is missing: build the test models (cmake --build build --target "
-              "kebab_tiny_models) or pass --model", file=sys.stderr)
-        return 2
-    stem = os.path.splitext(os.path.basename(model))[0]
-    copies = max(1, args.copies)
-    args.work = args.work or os.path.join(tempfile.gettempdir(),
-                                          f"kebab-hybrid-bench-{stem}-x{copies}")
-
-    corpus_root = os.path.join(args.work, "corpus")
-    names = args.corpus or ["tldr", "astro"]
-    # Copy 1 sits where ask_bench.py and earlier runs put the corpora; queries come from it.
-    originals = [f for name in names for f in lexical_bench.extract(name, corpus_root)[1]]
-    files = list(originals)
-    for copy in range(2, copies + 1):
-        into = os.path.join(corpus_root, f"copy{copy}")
-        files += [f for name in names for f in lexical_bench.extract(name, into)[1]]
-    if args.fresh:
-        shutil.rmtree(os.path.join(args.work, "home"), ignore_errors=True)
-    kebab = Kebab(args.kebab, args.work, corpus_root, model, args.threads)
+    opened = open_workspace(args)
+    if isinstance(opened, int):
+        return opened
+    kebab, originals, files = opened
+    model = args.model
     print(f"== hybrid search: {len(files)} files, model {os.path.basename(model)} "
           f"({os.path.getsize(model) / 1e6:.1f} MB, {args.threads or 'all'} embedding threads), "
           f"{args.queries} queries x {len(MODES)} modes; load average {os.getloadavg()[0]:.1f}",
           flush=True)
-
-    report, index_event, ingest_s = kebab.ingest()
-    stats = kebab.schema().get("stats", {})
-    chunks = stats.get("chunk_count")
-    spaces = stats.get("embedding_spaces", [])
-    vectors = ", ".join(f"{s['vectors']} {s['model']} ({s['dimensions']} dims)" for s in spaces)
-    print(f"ingest {ingest_s:.1f} s: {report.get('new', 0)} new documents, "
-          f"{report.get('chunks_indexed', 0)} chunks indexed, "
-          f"{report.get('embeddings_indexed', 0)} embedded this run; index now holds "
-          f"{chunks} chunks; vectors: {vectors}")
-    if index_event:
-        print(f"ingest built the vector index: {index_event.get('index_kind')} of "
-              f"{index_event.get('vectors')} vectors in {index_event.get('ms', 0):.0f} ms")
-    else:
-        print("ingest built no vector index this run (nothing changed, or none needed)")
+    ingest_s, index_event, chunks, vectors = ingest_and_report(kebab)
 
     queries = lexical_bench.make_queries(originals, args.queries)
     # The first search of each mode is not timed: it would pay for a missing or stale cache.

@@ -15,6 +15,9 @@ every run with --json-out, so the floor is measured in the same run as kebab:
   korean    bench/korean_bench.py: Korean questions (tldr-pages) beside character-bigram and
             word BM25 floors, and English ones built the same way beside the FTS5 floor
   verify    bench/verify_bench.py: `kebab ask`'s citation check on 72 labelled claims
+  mcp       bench/mcp_bench.py: lexical and (not with --quick) hybrid search through one
+            `kebab mcp` process vs the same searches timed inside it, and its RSS over 10,000
+            calls
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -326,6 +329,54 @@ def verify_table(res):
     return notes, rows
 
 
+def mcp_table(res):
+    """Searches through one `kebab mcp` process beside the same searches timed inside it."""
+    inside = "in-server, trace total_ms"
+    notes = [f"lexical: tldr-pages, {fmt(median(res.get('chunks')))} chunks, "
+             f"{fmt(median(res.get('queries')))} timed searches, then "
+             f"{fmt(median(res.get('calls')))} more for the server's RSS"]
+    rows = [
+        Row("lexical: round trip p50 (ms)", res.get("rtt_p50_ms"), res.get("inproc_p50_ms"),
+            inside),
+        Row("lexical: round trip p95 (ms)", res.get("rtt_p95_ms"), res.get("inproc_p95_ms"),
+            inside),
+        # Issue 22: within 1.3x the in-server p95 + 1 ms, which a ratio alone cannot say.
+        Row("lexical: round-trip p95 / (1.3× in-server p95 + 1 ms)", res.get("rtt_over_target"),
+            targets=(Target("≤ 1", "value", "<=", 1),), headline=True),
+        Row("lexical: RSS growth over the calls (MB)", res.get("rss_growth_over_calls_mb"),
+            targets=(Target("none (≤ 2 MB)", "value", "<=", 2),)),
+    ]
+    h = res.get("hybrid")
+    if not h:
+        return notes, rows
+    model = h.get("model", "?")
+    shaped = "small-shaped" in str(model)
+    notes.append(f"hybrid: {fmt(median(h.get('chunks')))} chunks, embedding model {model}, "
+                 f"{fmt(median(h.get('queries')))} timed searches after an untimed warm-up, "
+                 f"{fmt(median(h.get('process_queries')))} whole `kebab search` processes, "
+                 f"then {fmt(median(h.get('calls')))} more searches for the server's RSS")
+    process = "`kebab search` process, same run"
+    tolerance = median(h.get("rss_tolerance_mb")) or 2.0
+    rows += [
+        Row("hybrid: round trip p50 (ms)", h.get("rtt_p50_ms"), h.get("inproc_p50_ms"), inside),
+        Row("hybrid: round trip p95 (ms)", h.get("rtt_p95_ms"), h.get("inproc_p95_ms"), inside,
+            (Target("≤ 25 ms", "value", "<=", 25, shaped, "with multilingual-e5-small-shaped"),),
+            True),
+        Row("hybrid: round trip p95 (ms)", h.get("rtt_p95_ms"), h.get("process_p95_ms"),
+            process),
+        Row("hybrid: query embedding p95 (ms)", h.get("query_embed_p95_ms")),
+        Row("hybrid: round trip p95 over the RSS calls (ms)", h.get("calls_rtt_p95_ms")),
+        Row("hybrid: RSS idle after the warm-up (MB)", h.get("rss_idle_after_warmup_mb")),
+        Row("hybrid: RSS idle after the timed pass (MB)", h.get("rss_idle_after_timed_pass_mb")),
+        Row("hybrid: RSS idle after the calls (MB)", h.get("rss_idle_after_calls_mb")),
+        Row("hybrid: of which RssAnon, the heap (MB)", h.get("rss_anon_idle_after_calls_mb")),
+        Row("hybrid: RSS growth over the calls (MB)", h.get("rss_growth_over_calls_mb"),
+            targets=(Target(f"none (≤ {tolerance:g} MB)", "value", "<=", tolerance),),
+            headline=True),
+    ]
+    return notes, rows
+
+
 BENCHES = {
     "lexical": Bench(["bench/lexical_bench.py"], [], ["--corpus", "astro", "--queries", "20"],
                      [], ["kebab"], "ingest and search latency vs bare FTS5, Recoll, ripgrep",
@@ -356,6 +407,10 @@ BENCHES = {
                     "Korean question retrieval beside bigram and word BM25", korean_table),
     "verify": Bench(["bench/verify_bench.py"], [], [], [], ["kebab"],
                     "`kebab ask`'s citation check on labelled claims", verify_table),
+    # After hybrid: --hybrid reuses its index (the first ingest takes about an hour).
+    "mcp": Bench(["bench/mcp_bench.py"], ["--hybrid"], ["--queries", "50", "--calls", "1000"],
+                 [], ["kebab", "kebab_bench_models"],
+                 "search through `kebab mcp` vs inside it; the server's RSS", mcp_table),
     "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
                       ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
                       ["kebab_generate_bench", "kebab_bench_models"],
