@@ -78,6 +78,61 @@ void CutToTokens(std::string* text, int max_tokens, bool* truncated) {
   *truncated = true;
 }
 
+// The whole text of `doc`: its file when the blocks cite lines of it and it is still the
+// indexed one, else the indexed blocks (a file changed since, or a PDF's extracted pages).
+FetchResult DocumentText(const store::StoredDocument& doc, int max_tokens) {
+  FetchResult r = DocumentResult("doc", doc.summary);
+  std::optional<std::string> file =
+      LineAddressed(doc) ? ReadIndexedFile(doc) : std::optional<std::string>();
+  r.text = file ? SanitizeUtf8(*file) : BlocksText(doc, std::nullopt);
+  CutToTokens(&r.text, max_tokens, &r.truncated);
+  return r;
+}
+
+// Lines [line_start, line_end] (checked by the caller: 1-based, not backwards) of `doc`'s
+// file, which must still be the indexed one.
+Result<FetchResult> SpanText(const store::StoredDocument& doc, int line_start, int line_end,
+                             int max_tokens) {
+  if (doc.summary.media != "markdown" && doc.summary.media != "code") {
+    return Status(ErrorCode::kSpanNotSupported,
+                  "line spans exist only for text documents, not " + doc.summary.media);
+  }
+  std::optional<std::string> file = ReadIndexedFile(doc);
+  if (!file) {
+    return IoError(doc.summary.doc_path + " changed, moved or vanished since it was indexed",
+                   "run `kebab ingest` so line numbers match the file again");
+  }
+  const std::string& bytes = *file;
+  FetchResult r = DocumentResult("span", doc.summary);
+  r.line_start = line_start;
+  r.line_end = line_end;
+  int line = 1;
+  int last = 0;
+  size_t pos = 0;
+  while (pos < bytes.size() && line <= line_end) {
+    size_t nl = bytes.find('\n', pos);
+    size_t end = nl == std::string::npos ? bytes.size() : nl;
+    if (line >= line_start) {
+      std::string_view l(bytes.data() + pos, end - pos);
+      if (l.ends_with('\r')) l.remove_suffix(1);
+      if (!r.text.empty() || line > line_start) r.text += '\n';
+      r.text += l;
+      last = line;
+    }
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+    ++line;
+  }
+  if (last == 0) {
+    return InvalidInput(doc.summary.doc_path + " has fewer than " + std::to_string(line_start) +
+                        " lines");
+  }
+  r.text = SanitizeUtf8(r.text);
+  r.effective_end = last;
+  CutToTokens(&r.text, max_tokens, &r.truncated);
+  return r;
+}
+
 }  // namespace
 
 Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
@@ -139,69 +194,24 @@ Result<FetchResult> FetchChunk(Session& session, const std::string& chunk_id, in
 }
 
 Result<FetchResult> FetchDocument(Session& session, const std::string& doc_id, int max_tokens) {
-  const config::Config& config = session.config();
   KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(session.config(), true));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
-  FetchResult r = DocumentResult("doc", doc->summary);
-  // A file that changed since indexing gives the indexed blocks rather than newer text.
-  std::optional<std::string> file =
-      LineAddressed(*doc) ? ReadIndexedFile(*doc) : std::optional<std::string>();
-  r.text = file ? SanitizeUtf8(*file) : BlocksText(*doc, std::nullopt);
-  CutToTokens(&r.text, max_tokens, &r.truncated);
-  return r;
+  return DocumentText(*doc, max_tokens);
 }
 
 Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int line_start,
                               int line_end, int max_tokens) {
-  const config::Config& config = session.config();
   if (line_start < 1 || line_end < line_start) {
     return InvalidInput("line range must be 1-based and not run backwards (got " +
                         std::to_string(line_start) + "-" + std::to_string(line_end) + ")");
   }
   KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(session.config(), true));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
-  if (doc->summary.media != "markdown" && doc->summary.media != "code") {
-    return Status(ErrorCode::kSpanNotSupported,
-                  "line spans exist only for text documents, not " + doc->summary.media);
-  }
-  std::optional<std::string> file = ReadIndexedFile(*doc);
-  if (!file) {
-    return IoError(doc->summary.doc_path + " changed, moved or vanished since it was indexed",
-                   "run `kebab ingest` so line numbers match the file again");
-  }
-  const std::string& bytes = *file;
-  FetchResult r = DocumentResult("span", doc->summary);
-  r.line_start = line_start;
-  r.line_end = line_end;
-  int line = 1;
-  int last = 0;
-  size_t pos = 0;
-  while (pos < bytes.size() && line <= line_end) {
-    size_t nl = bytes.find('\n', pos);
-    size_t end = nl == std::string::npos ? bytes.size() : nl;
-    if (line >= line_start) {
-      std::string_view l(bytes.data() + pos, end - pos);
-      if (l.ends_with('\r')) l.remove_suffix(1);
-      if (!r.text.empty() || line > line_start) r.text += '\n';
-      r.text += l;
-      last = line;
-    }
-    if (nl == std::string::npos) break;
-    pos = nl + 1;
-    ++line;
-  }
-  if (last == 0) {
-    return InvalidInput(doc->summary.doc_path + " has fewer than " + std::to_string(line_start) +
-                        " lines");
-  }
-  r.text = SanitizeUtf8(r.text);
-  r.effective_end = last;
-  CutToTokens(&r.text, max_tokens, &r.truncated);
-  return r;
+  return SpanText(*doc, line_start, line_end, max_tokens);
 }
 
 Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int max_tokens) {
@@ -214,18 +224,21 @@ Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int ma
   }
   Citation cited = *std::move(parsed);
   cited.path = NormalizeWorkspacePath(cited.path);
+  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(session.config(), true));
   KEBAB_ASSIGN_OR_RETURN(std::vector<store::DocSummary> docs,
-                         ListDocuments(session, {.path = cited.path}));
-  if (docs.empty()) {
+                         store->ListDocuments({.path = cited.path}));
+  std::optional<store::StoredDocument> doc;
+  if (!docs.empty()) {
+    KEBAB_ASSIGN_OR_RETURN(doc, store->GetDocument(docs.front().doc_id));
+  }
+  if (!doc) {
     return Status(ErrorCode::kDocNotFound, "no indexed document at " + cited.path,
                   "list_docs shows what is indexed; run `kebab ingest` after adding files");
   }
-  const std::string& doc_id = docs.front().doc_id;
-  if (whole) return FetchDocument(session, doc_id, max_tokens);
+  if (whole) return DocumentText(*doc, max_tokens);
   if (cited.kind == Citation::Kind::kPage) {
-    KEBAB_ASSIGN_OR_RETURN(store::StoredDocument doc, InspectDocument(session, doc_id));
-    FetchResult r = DocumentResult("span", doc.summary);
-    r.text = BlocksText(doc, cited.page);
+    FetchResult r = DocumentResult("span", doc->summary);
+    r.text = BlocksText(*doc, cited.page);
     if (r.text.empty()) {
       return InvalidInput(cited.path + " has no indexed text on page " +
                           std::to_string(cited.page));
@@ -238,8 +251,8 @@ Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int ma
                   std::string(CitationKindName(cited.kind)) +
                       " citations cannot be read as text yet; read the whole document");
   }
-  return FetchSpan(session, doc_id, static_cast<int>(cited.line_start),
-                   static_cast<int>(cited.line_end), max_tokens);
+  return SpanText(*doc, static_cast<int>(cited.line_start), static_cast<int>(cited.line_end),
+                  max_tokens);
 }
 
 Result<search::SearchResponse> Search(Session& session, search::SearchRequest request) {
