@@ -7,25 +7,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 #include "app/admin.h"
+#include "core/ids.h"
 
 namespace kebab::app {
 namespace {
 
 constexpr size_t kMinTokenChars = 16;
-
-std::string RandomHex(int bytes) {
-  std::random_device rd;  // /dev/urandom on Linux
-  std::string hex;
-  for (int i = 0; i < bytes; i += 4) {
-    char part[9];
-    std::snprintf(part, sizeof(part), "%08x", rd());
-    hex += part;
-  }
-  return hex;
-}
 
 }  // namespace
 

@@ -88,8 +88,9 @@ class PageChunker {
     chunk.chunker_version = kPdfPageV1;
     chunk.policy_hash = policy_hash_;
     chunk.source_spans.push_back(span);
-    if (static_cast<size_t>(EstimateTokens(text)) <= max_) {
-      chunk.token_estimate = EstimateTokens(text);
+    const int tokens = EstimateTokens(text);
+    if (static_cast<size_t>(tokens) <= max_) {
+      chunk.token_estimate = tokens;
       chunk.chunk_id = ChunkId(chunk.doc_id, kPdfPageV1, chunk.block_ids, policy_hash_);
       chunk.text = std::move(text);
       out_.push_back(std::move(chunk));

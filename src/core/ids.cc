@@ -1,5 +1,7 @@
 #include "core/ids.h"
 
+#include <random>
+
 #include "core/hash.h"
 #include "core/json_text.h"
 #include "core/unicode.h"
@@ -197,6 +199,19 @@ std::string ChunkId(std::string_view doc_id, std::string_view chunker_version,
   AppendString(policy_hash, out);
   out += '}';
   return IdOfCanonical(out);
+}
+
+std::string RandomHex(size_t bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::random_device rd;
+  std::string hex;
+  hex.reserve(bytes * 2);
+  for (size_t i = 0; i < bytes; ++i) {
+    const auto b = static_cast<unsigned>(rd()) & 0xffu;
+    hex += kHex[b >> 4];
+    hex += kHex[b & 0xfu];
+  }
+  return hex;
 }
 
 }  // namespace kebab

@@ -24,6 +24,10 @@ std::string IdFrom(const nlohmann::json& tuple);
 // duplicate or trailing slashes, "." segments removed.
 std::string NormalizeWorkspacePath(std::string_view path);
 
+// `bytes` random bytes (the OS's entropy, /dev/urandom) as lowercase hex: secrets and
+// session ids, never content ids.
+std::string RandomHex(size_t bytes);
+
 // The §4.2 recipes.
 std::string AssetId(std::string_view content_blake3_hex);
 std::string DocId(std::string_view workspace_path, std::string_view asset_id,

@@ -137,5 +137,13 @@ TEST(IdFromTest, IsThePrefixOfTheFullDigest) {
   EXPECT_EQ(IdFrom(tuple), Blake3Hex(CanonicalJson(tuple)).substr(0, 32));
 }
 
+TEST(RandomHexTest, HexOfTheAskedLengthAndNeverTheSameTwice) {
+  const std::string a = RandomHex(32), b = RandomHex(32);
+  EXPECT_EQ(a.size(), 64u);
+  EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(RandomHex(0), "");
+}
+
 }  // namespace
 }  // namespace kebab

@@ -8,9 +8,9 @@
 #include <deque>
 #include <list>
 #include <mutex>
-#include <random>
 #include <thread>
 
+#include "core/ids.h"
 #include "mcp/server.h"
 
 namespace kebab::mcp {
@@ -46,17 +46,6 @@ class Mailbox {
   std::condition_variable ready_;
   std::deque<Outgoing> queue_;
 };
-
-std::string NewSessionId() {
-  std::random_device rd;
-  std::string id;
-  for (int i = 0; i < 4; ++i) {
-    char part[9];
-    std::snprintf(part, sizeof(part), "%08x", rd());
-    id += part;
-  }
-  return id;
-}
 
 // Compares without an early exit, so the time taken says nothing about the token.
 bool SameSecret(std::string_view a, std::string_view b) {
@@ -162,7 +151,7 @@ class HttpServer {
 
   std::pair<std::string, std::shared_ptr<Connection>> Open() {
     auto connection = std::make_shared<Connection>(session_);
-    std::string id = NewSessionId();
+    std::string id = RandomHex(16);
     std::shared_ptr<Connection> evicted;
     {
       std::lock_guard lock(mu_);
