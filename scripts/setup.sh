@@ -64,14 +64,15 @@ USEARCH_DIR=$(scripts/fetch-usearch.sh)
 HTTPLIB_DIR=$(scripts/fetch-httplib.sh)
 # The official MCP SDK for the `kebab mcp` end-to-end tests (tests/mcp), unless tests are off
 # or this is the demo (which runs no tests and should be as quick as the build allows).
+# Passed only when fetched, so that a demo run keeps what an earlier setup gave the build.
 if [ "$DEMO" = 0 ] && [[ " ${CMAKE_ARGS[*]} " != *" -DKEBAB_BUILD_TESTS=OFF "* ]]; then
-  MCP_SDK_DIR=$(scripts/fetch-mcp-sdk.sh)
+  CMAKE_ARGS+=("-DKEBAB_MCP_SDK_DIR=$(scripts/fetch-mcp-sdk.sh)")
 fi
 
 BUILD_TYPE="${KEBAB_BUILD_TYPE:-RelWithDebInfo}"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
   -DKEBAB_SQLITE_PREFIX="$SQLITE_PREFIX" -DKEBAB_LLAMA_PREFIX="$LLAMA_PREFIX" \
-  -DKEBAB_USEARCH_DIR="$USEARCH_DIR" -DKEBAB_HTTPLIB_DIR="$HTTPLIB_DIR" -DKEBAB_MCP_SDK_DIR="${MCP_SDK_DIR:-}" "${CMAKE_ARGS[@]}" >/dev/null
+  -DKEBAB_USEARCH_DIR="$USEARCH_DIR" -DKEBAB_HTTPLIB_DIR="$HTTPLIB_DIR" "${CMAKE_ARGS[@]}" >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 echo "setup: built $(pwd)/$BUILD_DIR/kebab" >&2
 
