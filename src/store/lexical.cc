@@ -28,11 +28,6 @@ Status MapMatchError(const Status& st) {
   return st;
 }
 
-struct Ranked {
-  int64_t rowid;
-  double score;
-};
-
 }  // namespace
 
 // Ranking runs in two steps so a query matching most of the corpus stays fast. Unfiltered,
@@ -43,9 +38,9 @@ struct Ranked {
 // The window orders bm25() itself, not FTS5's `rank` column: ORDER BY rank makes FTS5 sort
 // every match in a nested statement, while ORDER BY … LIMIT keeps only the window in
 // SQLite's top-N sorter (tldr-pages, `https` in most of 38,924 chunks: 42 → 15 ms).
-Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) {
+Result<std::vector<LexicalRank>> Store::LexicalRanking(const LexicalQuery& query) {
   const size_t page_end = static_cast<size_t>(query.offset) + static_cast<size_t>(query.limit);
-  std::vector<Ranked> ranked;
+  std::vector<LexicalRank> ranked;
   Status st;
   bool exact = false;
   if (query.filters.empty()) {
@@ -54,61 +49,64 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
                            " AS score FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY score "
                            "DESC LIMIT ?2");
     top.Bind(1, query.match).Bind(2, static_cast<int64_t>(page_end + kTieMargin));
-    while (top.Step(&st)) ranked.push_back({top.ColumnInt(0), top.ColumnDouble(1)});
+    while (top.Step(&st)) ranked.push_back({top.ColumnInt(0), {}, top.ColumnDouble(1)});
     if (!st.ok()) return MapMatchError(st);
     exact = ranked.size() < page_end + kTieMargin ||
-            (page_end > 0 && ranked.back().score < ranked[page_end - 1].score);
+            (page_end > 0 && ranked.back().bm25 < ranked[page_end - 1].bm25);
   }
   if (exact) {
     // Order the window by (score desc, chunk id asc) and keep the page.
-    std::vector<std::pair<std::string, Ranked>> keyed;
-    Statement id(db_, "SELECT chunk_id FROM chunks WHERE chunk_rowid = ?1");
-    for (const Ranked& r : ranked) {
-      id.Bind(1, r.rowid);
-      std::string chunk_id;
-      if (id.Step(&st)) chunk_id = id.ColumnText(0);
+    Statement& id = Prepared(ChunkIdByRowidSql());
+    for (LexicalRank& r : ranked) {
+      id.Bind(1, r.chunk_rowid);
+      if (id.Step(&st)) r.chunk_id = id.ColumnText(0);
       id.Reset();
       KEBAB_RETURN_IF_ERROR(st);
-      keyed.emplace_back(std::move(chunk_id), r);
     }
-    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-      if (a.second.score != b.second.score) return a.second.score > b.second.score;
-      return a.first < b.first;
+    // A chunk deleted since the FTS row was read has no id; it is dropped.
+    std::erase_if(ranked, [](const LexicalRank& r) { return r.chunk_id.empty(); });
+    std::sort(ranked.begin(), ranked.end(), [](const LexicalRank& a, const LexicalRank& b) {
+      if (a.bm25 != b.bm25) return a.bm25 > b.bm25;
+      return a.chunk_id < b.chunk_id;
     });
-    ranked.clear();
-    for (size_t i = static_cast<size_t>(query.offset); i < keyed.size() && i < page_end; ++i) {
-      ranked.push_back(keyed[i].second);
+    std::vector<LexicalRank> page;
+    for (size_t i = static_cast<size_t>(query.offset); i < ranked.size() && i < page_end; ++i) {
+      page.push_back(std::move(ranked[i]));
     }
-  } else {
-    Binder binder(/*first_index=*/2);  // ?1 is the MATCH expression
-    std::string filters = FilterSql(query.filters, binder);
-    std::string limit = binder.Param(std::to_string(query.limit));
-    std::string offset = binder.Param(std::to_string(query.offset));
-    std::string sql = std::string("SELECT c.chunk_rowid, -") + kBm25 +
-                      " AS score FROM chunks_fts JOIN chunks c ON c.chunk_rowid = "
-                      "chunks_fts.rowid JOIN documents d ON d.doc_id = c.doc_id "
-                      "WHERE chunks_fts MATCH ?1" +
-                      filters + " ORDER BY score DESC, c.chunk_id ASC LIMIT CAST(" + limit +
-                      " AS INTEGER) OFFSET CAST(" + offset + " AS INTEGER)";
-    Statement q(db_, sql);
-    KEBAB_RETURN_IF_ERROR(q.prepare_status());
-    q.Bind(1, query.match);
-    for (size_t i = 0; i < binder.values().size(); ++i) {
-      q.Bind(binder.first_index() + static_cast<int>(i), binder.values()[i]);
-    }
-    ranked.clear();
-    while (q.Step(&st)) ranked.push_back({q.ColumnInt(0), q.ColumnDouble(1)});
-    if (!st.ok()) return MapMatchError(st);
+    return page;
   }
+  Binder binder(/*first_index=*/2);  // ?1 is the MATCH expression
+  std::string filters = FilterSql(query.filters, binder);
+  std::string limit = binder.Param(std::to_string(query.limit));
+  std::string offset = binder.Param(std::to_string(query.offset));
+  std::string sql = std::string("SELECT c.chunk_rowid, c.chunk_id, -") + kBm25 +
+                    " AS score FROM chunks_fts JOIN chunks c ON c.chunk_rowid = "
+                    "chunks_fts.rowid JOIN documents d ON d.doc_id = c.doc_id "
+                    "WHERE chunks_fts MATCH ?1" +
+                    filters + " ORDER BY score DESC, c.chunk_id ASC LIMIT CAST(" + limit +
+                    " AS INTEGER) OFFSET CAST(" + offset + " AS INTEGER)";
+  Statement q(db_, sql);
+  KEBAB_RETURN_IF_ERROR(q.prepare_status());
+  q.Bind(1, query.match);
+  for (size_t i = 0; i < binder.values().size(); ++i) {
+    q.Bind(binder.first_index() + static_cast<int>(i), binder.values()[i]);
+  }
+  ranked.clear();
+  while (q.Step(&st)) ranked.push_back({q.ColumnInt(0), q.ColumnText(1), q.ColumnDouble(2)});
+  if (!st.ok()) return MapMatchError(st);
+  return ranked;
+}
 
+Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) {
+  KEBAB_ASSIGN_OR_RETURN(std::vector<LexicalRank> ranked, LexicalRanking(query));
   std::vector<int64_t> rowids;
-  for (const Ranked& r : ranked) rowids.push_back(r.rowid);
+  for (const LexicalRank& r : ranked) rowids.push_back(r.chunk_rowid);
   KEBAB_ASSIGN_OR_RETURN(std::vector<LexicalRow> rows, ChunksByRowid(rowids));
   // A chunk deleted since it was ranked is simply missing from `rows`.
   size_t r = 0;
   for (LexicalRow& row : rows) {
-    while (r < ranked.size() && ranked[r].rowid != row.chunk_rowid) ++r;
-    if (r < ranked.size()) row.bm25 = ranked[r].score;
+    while (r < ranked.size() && ranked[r].chunk_rowid != row.chunk_rowid) ++r;
+    if (r < ranked.size()) row.bm25 = ranked[r].bm25;
   }
   return rows;
 }

@@ -282,6 +282,13 @@ CREATE TABLE eval_query_results (
 );
 )sql";
 
+// V007: chunk ids by rowid from a covering index. A search names the candidates each channel
+// ranked (~80 a hybrid query) by rowid; read from the chunks table, every one touched a page
+// of chunk text, and a kept connection's cache filled with text it never used.
+constexpr std::string_view kV007 = R"sql(
+CREATE INDEX idx_chunks_rowid_id ON chunks(chunk_rowid, chunk_id);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "documents, blocks, chunks, FTS5 (kebab tokenizer), jobs, ingest runs", kV001},
     {2, "chunks_fts written by the store; blocks as one rowid range per document", kV002},
@@ -289,6 +296,7 @@ constexpr Migration kMigrations[] = {
     {4, "store id and vectors revision for the vector index cache", kV004},
     {5, "answers of kebab ask, refusals included", kV005},
     {6, "eval runs and their per-query results", kV006},
+    {7, "chunk ids by rowid from a covering index", kV007},
 };
 
 }  // namespace

@@ -78,7 +78,7 @@ Status Store::Configure(const StoreOptions& options) {
     // through pread, the page cache being far smaller than the chunks table, and 0.04 ms
     // mapped. The writer does not: ingest ran ~10% slower mapped (tldr-pages), and a
     // one-shot lexical search pays ~0.4 ms of page faults for it.
-    KEBAB_RETURN_IF_ERROR(Exec(db_, "PRAGMA mmap_size = 2147418112;"));
+    if (options.map_file) KEBAB_RETURN_IF_ERROR(Exec(db_, "PRAGMA mmap_size = 2147418112;"));
   }
   if (!options.readonly) {
     // 16 KiB pages for a new file (an existing one keeps its own): a bulk ingest writes, logs
@@ -168,6 +168,13 @@ Statement& Store::Prepared(SqlLiteral sql) {
   std::unique_ptr<Statement>& statement = statements_[sql.text()];
   if (statement == nullptr) statement = std::make_unique<Statement>(db_, sql.text());
   return *statement;
+}
+
+Store::SqlLiteral Store::ChunkIdByRowidSql() const {
+  if (schema_version_ >= 7) {
+    return "SELECT chunk_id FROM chunks INDEXED BY idx_chunks_rowid_id WHERE chunk_rowid = ?1";
+  }
+  return "SELECT chunk_id FROM chunks WHERE chunk_rowid = ?1";
 }
 
 Store::ReadSnapshot::ReadSnapshot(Store& store) {

@@ -37,6 +37,10 @@ class BackgroundCheckpointer;
 struct StoreOptions {
   bool readonly = false;            // open SQLITE_OPEN_READONLY; no migrations, no writes
   std::string stemmer = "english";  // FTS tokenizer stemmer; a change rebuilds the FTS index
+  // Readonly: map the file (fastest for a short-lived reader). A handle kept for many calls
+  // reads through SQLite's own cache instead, bounded by its cache_size, where a mapping's
+  // touched pages would stay in the process's RSS up to the file's size.
+  bool map_file = true;
 };
 
 // What incremental ingest compares against, per workspace path.
@@ -117,6 +121,13 @@ struct LexicalQuery {
   SearchFilters filters;
   int limit = 10;
   int offset = 0;
+};
+
+// One chunk of a lexical ranking, before its row is read.
+struct LexicalRank {
+  int64_t chunk_rowid = 0;
+  std::string chunk_id;
+  double bm25 = 0;  // BM25 as a positive number (higher = better)
 };
 
 struct LexicalRow {
@@ -283,6 +294,11 @@ class Store {
   Result<std::optional<StoredDocument>> GetDocument(const std::string& doc_id);
   Result<std::optional<StoredChunk>> GetChunk(const std::string& chunk_id);
   Result<std::vector<StoredChunk>> GetChunksOfDocument(const std::string& doc_id);
+  // The page of the ranking (score desc, chunk id asc) without reading chunk rows: what a
+  // hybrid search fuses, where most candidates never reach the page.
+  Result<std::vector<LexicalRank>> LexicalRanking(const LexicalQuery& query);
+  // LexicalRanking's page with each chunk's row (a chunk deleted since it was ranked is
+  // missing).
   Result<std::vector<LexicalRow>> LexicalSearch(const LexicalQuery& query);
   Result<StoreStats> Stats();
   // "ok" or the problems PRAGMA integrity_check reports.
@@ -318,6 +334,9 @@ class Store {
   };
   // A prepared statement reused across calls (reset after each use by the caller's Run()).
   Statement& Prepared(SqlLiteral sql);
+  // "SELECT chunk_id … WHERE chunk_rowid = ?1", from the covering index where the schema
+  // has it (SQLite itself would always read the table by rowid).
+  SqlLiteral ChunkIdByRowidSql() const;
   // Ends the batch's transaction state: the rowid counters are only valid inside one.
   void LeaveBatch();
   // Runs `body` as one all-or-nothing unit: its own transaction, or part of the open batch.

@@ -339,7 +339,7 @@ void RankVectorHits(std::vector<VectorHit>* hits, int depth) {
 Result<std::vector<VectorHit>> Store::NameAndRank(std::vector<VectorHit> hits, int depth) {
   std::sort(hits.begin(), hits.end(),
             [](const VectorHit& a, const VectorHit& b) { return a.similarity > b.similarity; });
-  Statement& q = Prepared("SELECT chunk_id FROM chunks WHERE chunk_rowid = ?1");
+  Statement& q = Prepared(ChunkIdByRowidSql());
   const size_t wanted = static_cast<size_t>(std::max(depth, 0));
   std::vector<VectorHit> out;
   out.reserve(std::min(hits.size(), wanted));
