@@ -150,7 +150,7 @@ Result<AskResult> Ask(Session& session, const AskRequest& request, const AskCall
 
 Result<std::string> StoredAnswerJson(Session& session, const std::string& trace_id) {
   const config::Config& config = session.config();
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, /*readonly=*/true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(config));
   std::optional<std::string> json;
   // A file from before the answers table (schema V005) has no answers yet.
   if (store->schema_version() >= 5) {

@@ -9,6 +9,8 @@
 namespace kebab::app {
 
 // Read commands open readonly: a missing index is kNotIndexed with a hint to ingest.
-Result<std::unique_ptr<store::Store>> OpenStore(const config::Config& config, bool readonly);
+// `map_file`: see store::StoreOptions (readonly only).
+Result<std::unique_ptr<store::Store>> OpenStore(const config::Config& config, bool readonly,
+                                                bool map_file = true);
 
 }  // namespace kebab::app

@@ -1,6 +1,8 @@
 #include "app/queries.h"
 
+#include <chrono>
 #include <fstream>
+#include <future>
 #include <memory>
 
 #include "app/embed_stage.h"
@@ -138,14 +140,14 @@ Result<FetchResult> SpanText(const store::StoredDocument& doc, int line_start, i
 Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
                                                      const store::DocListFilter& filter) {
   const config::Config& config = session.config();
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(config));
   return store->ListDocuments(filter);
 }
 
 Result<store::StoredDocument> InspectDocument(Session& session, const std::string& doc_id) {
   const config::Config& config = session.config();
   KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(config));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
   return std::move(*doc);
@@ -154,7 +156,7 @@ Result<store::StoredDocument> InspectDocument(Session& session, const std::strin
 Result<store::StoredChunk> InspectChunk(Session& session, const std::string& chunk_id) {
   const config::Config& config = session.config();
   KEBAB_RETURN_IF_ERROR(CheckId(chunk_id, "chunk"));
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(config));
   KEBAB_ASSIGN_OR_RETURN(auto chunk, store->GetChunk(chunk_id));
   if (!chunk) {
     return Status(ErrorCode::kChunkNotFound, "no chunk with id " + chunk_id,
@@ -167,7 +169,7 @@ Result<FetchResult> FetchChunk(Session& session, const std::string& chunk_id, in
   const config::Config& config = session.config();
   KEBAB_RETURN_IF_ERROR(CheckId(chunk_id, "chunk"));
   if (context < 0) return InvalidInput("--context must not be negative");
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(config));
   KEBAB_ASSIGN_OR_RETURN(auto chunk, store->GetChunk(chunk_id));
   if (!chunk) {
     return Status(ErrorCode::kChunkNotFound, "no chunk with id " + chunk_id,
@@ -195,7 +197,7 @@ Result<FetchResult> FetchChunk(Session& session, const std::string& chunk_id, in
 
 Result<FetchResult> FetchDocument(Session& session, const std::string& doc_id, int max_tokens) {
   KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(session.config(), true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
   return DocumentText(*doc, max_tokens);
@@ -208,7 +210,7 @@ Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int l
                         std::to_string(line_start) + "-" + std::to_string(line_end) + ")");
   }
   KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(session.config(), true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
   return SpanText(*doc, line_start, line_end, max_tokens);
@@ -224,7 +226,7 @@ Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int ma
   }
   Citation cited = *std::move(parsed);
   cited.path = NormalizeWorkspacePath(cited.path);
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(session.config(), true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
   KEBAB_ASSIGN_OR_RETURN(std::vector<store::DocSummary> docs,
                          store->ListDocuments({.path = cited.path}));
   std::optional<store::StoredDocument> doc;
@@ -270,7 +272,7 @@ Result<search::SearchResponse> Search(Session& session, search::SearchRequest re
     return resp;
   };
 
-  KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(config));
   timer.End("open_ms");
   if (request.mode == SearchMode::kLexical) {
     store::Store::ReadSnapshot snapshot(*store);
@@ -283,6 +285,20 @@ Result<search::SearchResponse> Search(Session& session, search::SearchRequest re
     key = SpaceKeyOf(*embedder);
   }
   timer.End("model_load_ms");
+  // The query is embedded on its own thread from here on while this one checks the space,
+  // opens the index and ranks the lexical channel: SemanticSearch waits for the vector only
+  // when it needs it. Whatever returns first, the future's destructor joins the thread, and
+  // `embed_ms` (declared before it) outlives it.
+  double embed_ms = 0;
+  auto embedded = std::async(std::launch::async, [&]() -> Result<std::vector<float>> {
+    const auto started = std::chrono::steady_clock::now();
+    KEBAB_ASSIGN_OR_RETURN(auto embedder, session.state().Embedder(config));
+    KEBAB_ASSIGN_OR_RETURN(std::vector<embed::Vector> query,
+                           embedder->Embed({request.query}, embed::Purpose::kQuery));
+    embed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+                   .count();
+    return std::move(query.at(0));
+  });
   KEBAB_ASSIGN_OR_RETURN(std::optional<int64_t> space, store->FindSpaceId(key));
   bool has_vectors = false;
   if (space) {
@@ -306,17 +322,14 @@ Result<search::SearchResponse> Search(Session& session, search::SearchRequest re
   KEBAB_ASSIGN_OR_RETURN(std::shared_ptr<const index::VectorIndex> vectors,
                          session.state().VectorIndex(config, *store, *space, key.dimensions));
   timer.End("index_open_ms");
-  std::vector<embed::Vector> query;
-  {
-    KEBAB_ASSIGN_OR_RETURN(auto embedder, session.state().Embedder(config));
-    KEBAB_ASSIGN_OR_RETURN(query, embedder->Embed({request.query}, embed::Purpose::kQuery));
-  }
-  timer.End("query_embed_ms");
-  search::VectorQuery vq{*space, std::move(query.at(0)), key.model, vectors.get()};
+  search::VectorQuery vq{*space, std::move(embedded), key.model, vectors.get()};
   // Not earlier: loading the model or rebuilding the index can take seconds, and a snapshot
   // held that long would keep an ingest's checkpoint waiting.
   store::Store::ReadSnapshot snapshot(*store);
-  return finish(search::SemanticSearch(*store, request, vq, config.search.rrf_k));
+  auto resp = search::SemanticSearch(*store, request, std::move(vq), config.search.rrf_k);
+  // SemanticSearch has joined the embedding thread (the future died with its argument).
+  if (resp.ok() && request.trace) resp->timing_ms["query_embed_ms"] = embed_ms;
+  return finish(std::move(resp));
 }
 
 }  // namespace kebab::app

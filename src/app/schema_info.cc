@@ -51,6 +51,8 @@ Result<SchemaInfo> Schema(Session& session) {
   info.stemmer = config.search.stemmer;
   std::error_code ec;
   if (std::filesystem::exists(config.storage.sqlite, ec)) {
+    // Its own handle, closed after: counting reads most of the index, and a kept handle
+    // would keep those pages for nothing.
     KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, true));
     KEBAB_ASSIGN_OR_RETURN(info.stats, store->Stats());
     KEBAB_ASSIGN_OR_RETURN(info.corpus_revision, store->CorpusRevision());

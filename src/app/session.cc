@@ -1,6 +1,11 @@
 #include "app/session.h"
 
+#include <sys/stat.h>
+
+#include <optional>
+
 #include "app/internal/session_state.h"
+#include "app/internal_store.h"
 #include "embed/open.h"
 #include "llm/open.h"
 
@@ -9,7 +14,7 @@ namespace kebab::app {
 Session::Session(config::Config config, SessionOptions options)
     : config_(std::move(config)),
       options_(options),
-      state_(std::make_unique<internal::SessionState>()) {}
+      state_(std::make_unique<internal::SessionState>(!options.long_lived)) {}
 
 Session::~Session() = default;
 
@@ -24,6 +29,44 @@ Status ReadonlyRefusal(std::string_view command) {
 }
 
 namespace internal {
+namespace {
+
+// Idle read handles kept: an agent seldom has more than two calls in flight; more callers at
+// once open handles of their own and close them after. Each may hold its cache_size of pages.
+constexpr size_t kMaxIdleStores = 2;
+
+std::optional<FileIdentity> IdentityOf(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileIdentity{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+}
+
+}  // namespace
+
+StoreLease::~StoreLease() {
+  if (store_ != nullptr) pool_->Return(std::move(store_), file_);
+}
+
+Result<StoreLease> SessionState::ReadStore(const config::Config& config) {
+  const std::optional<FileIdentity> file = IdentityOf(config.storage.sqlite);
+  {
+    std::lock_guard lock(stores_mu_);
+    // Handles on a file that is gone or replaced are closed; the rest stay.
+    std::erase_if(idle_stores_, [&](const auto& idle) { return idle.second != file; });
+    if (!idle_stores_.empty()) {
+      auto [store, identity] = std::move(idle_stores_.back());
+      idle_stores_.pop_back();
+      return StoreLease(this, std::move(store), identity);
+    }
+  }
+  KEBAB_ASSIGN_OR_RETURN(std::unique_ptr<store::Store> store, OpenStore(config, true, map_reads_));
+  return StoreLease(this, std::move(store), file.value_or(FileIdentity{}));
+}
+
+void SessionState::Return(std::unique_ptr<store::Store> store, FileIdentity file) {
+  std::lock_guard lock(stores_mu_);
+  if (idle_stores_.size() < kMaxIdleStores) idle_stores_.emplace_back(std::move(store), file);
+}
 
 Result<Lease<embed::Embedder>> SessionState::Embedder(const config::Config& config) {
   std::unique_lock lock(embedder_mu_);

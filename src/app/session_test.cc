@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/admin.h"
 #include "app/ingest.h"
 #include "app/internal/session_state.h"
 #include "app/internal_store.h"
@@ -123,6 +124,56 @@ TEST_F(SessionTest, AnIndexInUseSurvivesItsReplacementAfterAnIngest) {
   auto found = Find(session, SearchMode::kVector);
   ASSERT_TRUE(found.ok()) << found.status().message();
   EXPECT_EQ(found->hits.size(), 3u);
+}
+
+TEST_F(SessionTest, ReadHandlesServeOneCallerAtATimeAndAreKeptWarm) {
+  Session session(config_);
+  ASSERT_TRUE(Ingest(session, {}, nullptr, nullptr).ok());
+  const store::Store* first = nullptr;
+  const store::Store* second = nullptr;
+  {
+    auto a = session.state().ReadStore(config_);
+    auto b = session.state().ReadStore(config_);
+    ASSERT_TRUE(a.ok() && b.ok());
+    first = &**a;
+    second = &**b;
+    EXPECT_NE(first, second);  // two callers at once never share a connection
+  }
+  {
+    auto again = session.state().ReadStore(config_);
+    ASSERT_TRUE(again.ok());
+    EXPECT_TRUE(&**again == first || &**again == second);  // a kept one, not a new one
+  }
+  // A kept handle sees what a later ingest wrote.
+  std::ofstream(dir_ / "ws" / "later.md")
+      << "# Later\n\nA quokka arrived after the first ingest.\n";
+  ASSERT_TRUE(Ingest(session, {}, nullptr, nullptr).ok());
+  search::SearchRequest request;
+  request.query = "quokka";
+  request.k = 3;
+  auto found = Search(session, request);
+  ASSERT_TRUE(found.ok()) << found.status().message();
+  ASSERT_EQ(found->hits.size(), 1u);
+  EXPECT_EQ(found->hits[0].citation.path, "later.md");
+}
+
+TEST_F(SessionTest, AResetIndexIsNeverReadThroughAKeptHandle) {
+  Session session(config_);
+  ASSERT_TRUE(Ingest(session, {}, nullptr, nullptr).ok());
+  ASSERT_TRUE(Find(session, SearchMode::kLexical).ok());  // leaves a handle on the old file
+
+  ASSERT_TRUE(Reset(session, ResetScope::kDataOnly).ok());
+  EXPECT_EQ(Find(session, SearchMode::kLexical).status().code(), ErrorCode::kNotIndexed);
+
+  // The index is built anew from other notes: the old file's chunks are gone for good.
+  for (int i = 0; i < 6; ++i)
+    std::filesystem::remove(dir_ / "ws" / ("note" + std::to_string(i) + ".md"));
+  std::ofstream(dir_ / "ws" / "fresh.md") << "# Fresh\n\nThe checkpoint copies every page back.\n";
+  ASSERT_TRUE(Ingest(session, {}, nullptr, nullptr).ok());
+  auto found = Find(session, SearchMode::kLexical);
+  ASSERT_TRUE(found.ok()) << found.status().message();
+  ASSERT_EQ(found->hits.size(), 1u);
+  EXPECT_EQ(found->hits[0].citation.path, "fresh.md");
 }
 
 TEST_F(SessionTest, AModelThatFailsToOpenIsRetriedByTheNextCall) {

@@ -81,7 +81,7 @@ int ServeHttp(const Output& out, const Globals& g, const McpArgs& args, app::Ses
 int RunMcp(const Output& out, const Globals& g, const McpArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  app::Session session(*std::move(config), {.readonly = g.readonly});
+  app::Session session(*std::move(config), {.readonly = g.readonly, .long_lived = true});
   const config::Config& c = session.config();
   std::string index = c.storage.sqlite;
   if (auto info = app::Schema(session); info.ok()) {

@@ -95,8 +95,9 @@ void PrintHuman(const Output& out, const search::SearchResponse& r, bool explain
   }
   if (!r.timing_ms.empty()) {
     std::string line = "trace";
-    for (const char* stage : {"open_ms", "model_load_ms", "index_open_ms", "query_embed_ms",
-                              "lexical_ms", "vector_ms", "fusion_ms", "total_ms"}) {
+    for (const char* stage :
+         {"open_ms", "model_load_ms", "index_open_ms", "query_embed_ms", "lexical_ms",
+          "vector_wait_ms", "vector_ms", "fusion_ms", "total_ms"}) {
       auto it = r.timing_ms.find(stage);
       if (it == r.timing_ms.end()) continue;
       std::snprintf(buf, sizeof buf, "  %.*s %.1f ms", static_cast<int>(std::strlen(stage) - 3),

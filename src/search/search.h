@@ -3,6 +3,7 @@
 // fused by normalized RRF. Results are deterministic: ties break on chunk id.
 #pragma once
 
+#include <future>
 #include <map>
 #include <optional>
 #include <string>
@@ -77,9 +78,10 @@ struct SearchResponse {
   std::string index_version;
   MatchPlan match;              // what FTS5 ran (for --explain); empty expression in vector mode
   std::string embedding_model;  // the space searched (vector and hybrid modes)
-  // With request.trace: milliseconds per stage ("open_ms", "model_load_ms", "query_embed_ms",
-  // "lexical_ms", "vector_ms", "fusion_ms", "total_ms") and the candidates each channel gave
-  // the fusion, best first.
+  // With request.trace: milliseconds per stage ("open_ms", "model_load_ms", "index_open_ms",
+  // "lexical_ms", "vector_wait_ms", "vector_ms", "fusion_ms", "total_ms"; "query_embed_ms"
+  // overlaps the stages from "index_open_ms" to "vector_wait_ms") and the candidates each
+  // channel gave the fusion, best first.
   std::map<std::string, double> timing_ms;
   std::vector<ChannelHit> lexical_candidates, vector_candidates;
   std::optional<std::string> hint;
@@ -92,20 +94,22 @@ std::string LexicalIndexVersion(const std::string& stemmer);
 // Errors: kInvalidInput for an empty query or one with no searchable words.
 Result<MatchPlan> PlanMatch(std::string_view query);
 
-// The query's vector in the embedding space to search (the caller embeds the query).
+// The query's vector in the embedding space to search. The caller embeds the query, and may
+// still be doing so on another thread when the search starts: a hybrid search ranks its
+// lexical channel first and waits for the vector only then, so the two overlap.
 struct VectorQuery {
   int64_t space_id = 0;
-  std::vector<float> vector;  // unit length
-  std::string model;          // names the space in index_version
+  std::future<Result<std::vector<float>>> vector;  // unit length
+  std::string model;                               // names the space in index_version
   // The space's vector index; null = scan the store's vectors (slow, but always current).
   const index::VectorIndex* index = nullptr;
 };
 
 // Runs a vector (request.mode kVector: score = cosine) or hybrid (kHybrid: score = normalized
 // RRF of the lexical and vector ranks, rrf_k from the config) search. Filters apply inside
-// both channels. Errors as LexicalSearch.
+// both channels. Errors as LexicalSearch, and the vector's own error.
 Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& request,
-                                      const VectorQuery& query, int rrf_k);
+                                      VectorQuery query, int rrf_k);
 
 // Runs a lexical search. Errors: kInvalidInput (bad syntax, bad cursor), kStaleCursor (the
 // corpus changed since the cursor was issued), store errors.

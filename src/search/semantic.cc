@@ -20,7 +20,7 @@ constexpr int kMinFusionDepth = 50;
 }  // namespace
 
 Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& request,
-                                      const VectorQuery& vq, int rrf_k) {
+                                      VectorQuery vq, int rrf_k) {
   const auto started = std::chrono::steady_clock::now();
   if (request.k < 1) return InvalidInput("k must be at least 1");
   if (request.query.empty()) return InvalidInput("empty query", "give some words to search for");
@@ -38,20 +38,23 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
   const int depth = hybrid ? std::max(kMinFusionDepth, 2 * page_end) : page_end;
 
   StageTimer timer;
+  std::vector<ChannelHit> lexical_channel;
+  if (hybrid) {
+    store::LexicalQuery lq{.match = match, .filters = request.filters, .limit = depth};
+    KEBAB_ASSIGN_OR_RETURN(std::vector<store::LexicalRank> ranked, store.LexicalRanking(lq));
+    for (auto& r : ranked)
+      lexical_channel.push_back({r.chunk_rowid, std::move(r.chunk_id), r.bm25});
+    timer.End("lexical_ms");
+  }
+  KEBAB_ASSIGN_OR_RETURN(std::vector<float> vector, vq.vector.get());
+  timer.End("vector_wait_ms");
   KEBAB_ASSIGN_OR_RETURN(
       std::vector<store::VectorHit> nearest,
-      internal::NearestChunks(store, vq.index, vq.space_id, vq.vector, request.filters, depth));
+      internal::NearestChunks(store, vq.index, vq.space_id, vector, request.filters, depth));
   timer.End("vector_ms");
   std::vector<ChannelHit> vector_channel;
   for (auto& h : nearest)
     vector_channel.push_back({h.chunk_rowid, std::move(h.chunk_id), h.similarity});
-  std::vector<ChannelHit> lexical_channel;
-  if (hybrid) {
-    store::LexicalQuery lq{.match = match, .filters = request.filters, .limit = depth};
-    KEBAB_ASSIGN_OR_RETURN(std::vector<store::LexicalRow> rows, store.LexicalSearch(lq));
-    for (auto& r : rows) lexical_channel.push_back({r.chunk_rowid, r.chunk.chunk.chunk_id, r.bm25});
-    timer.End("lexical_ms");
-  }
   std::vector<FusedHit> ranked = FuseRrf(lexical_channel, vector_channel, rrf_k);
   if (!hybrid) {
     // One channel: the score is the cosine itself, not its RRF.
