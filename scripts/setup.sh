@@ -34,7 +34,7 @@ PACKAGES=(
   libutf8proc-dev libstemmer-dev libcld2-dev libmimalloc-dev
   librust-blake3-dev
   libcurl4-openssl-dev libfmt-dev
-  libpoppler-cpp-dev
+  libpoppler-cpp-dev libpoppler-private-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema
   recollcmd ripgrep

@@ -57,12 +57,19 @@ bool LineAddressed(const store::StoredDocument& d) {
   return !d.doc.blocks.empty() && d.doc.blocks.front().span.kind == SourceSpan::Kind::kLine;
 }
 
-// The extracted blocks of `d` joined, those on `page` only when it is set.
-std::string BlocksText(const store::StoredDocument& d, std::optional<uint32_t> page) {
+// The extracted blocks of `d` joined, only those on pages [first, last] when they are set.
+// `page_offsets`, when given, gets each page's (number, byte offset of its text in the result).
+std::string BlocksText(const store::StoredDocument& d, std::optional<uint32_t> first,
+                       std::optional<uint32_t> last,
+                       std::vector<std::pair<uint32_t, size_t>>* page_offsets = nullptr) {
   std::string text;
   for (const auto& b : d.doc.blocks) {
-    if (page && b.span.page != *page) continue;
+    if (first && (b.span.page < *first || b.span.page > *last)) continue;
     if (!text.empty()) text += "\n\n";
+    if (page_offsets != nullptr &&
+        (page_offsets->empty() || page_offsets->back().first != b.span.page)) {
+      page_offsets->emplace_back(b.span.page, text.size());
+    }
     if (b.kind == BlockKind::kList) {
       for (const auto& item : b.items) text += "- " + item + "\n";
     } else {
@@ -86,7 +93,7 @@ FetchResult DocumentText(const store::StoredDocument& doc, int max_tokens) {
   FetchResult r = DocumentResult("doc", doc.summary);
   std::optional<std::string> file =
       LineAddressed(doc) ? ReadIndexedFile(doc) : std::optional<std::string>();
-  r.text = file ? SanitizeUtf8(*file) : BlocksText(doc, std::nullopt);
+  r.text = file ? SanitizeUtf8(*file) : BlocksText(doc, std::nullopt, std::nullopt);
   CutToTokens(&r.text, max_tokens, &r.truncated);
   return r;
 }
@@ -132,6 +139,47 @@ Result<FetchResult> SpanText(const store::StoredDocument& doc, int line_start, i
   r.text = SanitizeUtf8(r.text);
   r.effective_end = last;
   CutToTokens(&r.text, max_tokens, &r.truncated);
+  r.citation = Citation::Lines(doc.summary.doc_path, static_cast<uint32_t>(line_start),
+                               static_cast<uint32_t>(last));
+  return r;
+}
+
+// Pages [page_start, page_end] (checked by the caller) of a paged document's extracted text.
+Result<FetchResult> PagesText(const store::StoredDocument& doc, int page_start, int page_end,
+                              int max_tokens) {
+  if (doc.doc.blocks.empty() || doc.doc.blocks.front().span.kind != SourceSpan::Kind::kPage) {
+    return Status(ErrorCode::kSpanNotSupported,
+                  "pages exist only for paged documents (PDFs), not " + doc.summary.media,
+                  "read lines with `kebab fetch span DOC_ID START END`");
+  }
+  FetchResult r = DocumentResult("span", doc.summary);
+  r.page_start = page_start;
+  r.page_end = page_end;
+  std::vector<std::pair<uint32_t, size_t>> pages;
+  r.text =
+      BlocksText(doc, static_cast<uint32_t>(page_start), static_cast<uint32_t>(page_end), &pages);
+  if (r.text.empty()) {
+    const uint32_t last_page = doc.doc.blocks.back().span.page;
+    return InvalidInput(doc.summary.doc_path + " has no indexed text on " +
+                            (page_start == page_end ? "page " + std::to_string(page_start)
+                                                    : "pages " + std::to_string(page_start) + "-" +
+                                                          std::to_string(page_end)) +
+                            " (its text runs to page " + std::to_string(last_page) + ")",
+                        "a page without a text layer waits for OCR; `kebab inspect doc` lists "
+                        "the pages that have text");
+  }
+  CutToTokens(&r.text, max_tokens, &r.truncated);
+  // The last page whose text the cut left in.
+  for (const auto& [page, offset] : pages) {
+    if (offset < r.text.size()) r.effective_end = static_cast<int>(page);
+  }
+  if (page_start == page_end) {
+    Citation c;
+    c.kind = Citation::Kind::kPage;
+    c.path = doc.summary.doc_path;
+    c.page = static_cast<uint32_t>(page_start);
+    r.citation = std::move(c);
+  }
   return r;
 }
 
@@ -191,6 +239,7 @@ Result<FetchResult> FetchChunk(Session& session, const std::string& chunk_id, in
       }
     }
   }
+  r.citation = ChunkCitation(*chunk);
   r.chunk = std::move(*chunk);
   return r;
 }
@@ -216,6 +265,27 @@ Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int l
   return SpanText(*doc, line_start, line_end, max_tokens);
 }
 
+Result<FetchResult> FetchPages(Session& session, const std::string& doc_id, int page_start,
+                               int page_end, int max_tokens) {
+  if (page_start < 1 || page_end < page_start) {
+    return InvalidInput("page range must be 1-based and not run backwards (got " +
+                        std::to_string(page_start) + "-" + std::to_string(page_end) + ")");
+  }
+  KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
+  KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
+  if (!doc) return DocNotFound(doc_id);
+  return PagesText(*doc, page_start, page_end, max_tokens);
+}
+
+Citation ChunkCitation(const store::StoredChunk& c) {
+  SourceSpan span =
+      c.chunk.source_spans.empty() ? SourceSpan::Lines(1, 1) : c.chunk.source_spans[0];
+  std::optional<std::string> section;
+  if (!c.chunk.section_label.empty()) section = c.chunk.section_label;
+  return CitationFromSpan(c.doc_path, span, section);
+}
+
 Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int max_tokens) {
   // A bare path reads as the citation of its first line, so both unescape alike.
   const bool whole = uri.find('#') == std::string_view::npos;
@@ -239,14 +309,7 @@ Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int ma
   }
   if (whole) return DocumentText(*doc, max_tokens);
   if (cited.kind == Citation::Kind::kPage) {
-    FetchResult r = DocumentResult("span", doc->summary);
-    r.text = BlocksText(*doc, cited.page);
-    if (r.text.empty()) {
-      return InvalidInput(cited.path + " has no indexed text on page " +
-                          std::to_string(cited.page));
-    }
-    CutToTokens(&r.text, max_tokens, &r.truncated);
-    return r;
+    return PagesText(*doc, static_cast<int>(cited.page), static_cast<int>(cited.page), max_tokens);
   }
   if (cited.kind != Citation::Kind::kLine && cited.kind != Citation::Kind::kCode) {
     return Status(ErrorCode::kSpanNotSupported,

@@ -9,6 +9,7 @@
 
 #include "app/session.h"
 #include "config/config.h"
+#include "core/citation.h"
 #include "search/search.h"
 #include "store/store.h"
 
@@ -29,8 +30,15 @@ struct FetchResult {
   bool truncated = false;
   std::optional<store::StoredChunk> chunk;
   std::vector<store::StoredChunk> context_before, context_after;
-  std::optional<int> line_start, line_end, effective_end;
+  std::optional<int> line_start, line_end;  // span of lines: the range asked for
+  std::optional<int> page_start, page_end;  // span of pages: the range asked for
+  std::optional<int> effective_end;         // span: the last line or page returned
+  // What the text cites, when one citation covers it (a chunk, a line span, one page).
+  std::optional<Citation> citation;
 };
+
+// What a stored chunk cites: its first source span, labelled with its section.
+Citation ChunkCitation(const store::StoredChunk& chunk);
 
 // A chunk with `context` neighbouring chunks on each side.
 Result<FetchResult> FetchChunk(Session& session, const std::string& chunk_id, int context);
@@ -40,6 +48,11 @@ Result<FetchResult> FetchDocument(Session& session, const std::string& doc_id, i
 // Lines [line_start, line_end] (1-based, inclusive) of a document's file.
 Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int line_start,
                               int line_end, int max_tokens);
+// The text extracted from pages [page_start, page_end] (1-based, inclusive) of a paged
+// document (a PDF), pages apart by a blank line. span_not_supported for a document of lines;
+// invalid_input for a backwards range or one with no indexed text.
+Result<FetchResult> FetchPages(Session& session, const std::string& doc_id, int page_start,
+                               int page_end, int max_tokens);
 
 // What a citation URI cites, exactly (an agent opening a hit's citation.uri): the lines of
 // `notes/x.md#L10-L14`, the text extracted from page 12 of `papers/x.pdf#p=12`, or the whole

@@ -52,12 +52,17 @@ std::string Answer(const rag::Answer& a) {
   return out;
 }
 
-std::string Fetch(const FetchResult& r) {
-  std::string out = r.doc_path;
-  if (r.line_start) {
-    out += "#L" + std::to_string(*r.line_start) + "-L" +
-           std::to_string(r.effective_end.value_or(*r.line_end));
+std::string FetchHeader(const FetchResult& r) {
+  if (r.citation) return r.citation->ToUri();
+  if (r.page_start) {
+    return r.doc_path + " pp. " + std::to_string(*r.page_start) + "-" +
+           std::to_string(r.effective_end.value_or(*r.page_end));
   }
+  return r.doc_path;
+}
+
+std::string Fetch(const FetchResult& r) {
+  std::string out = FetchHeader(r);
   if (!r.title.empty()) out += "  " + r.title;
   out += "\n\n";
   for (const store::StoredChunk& c : r.context_before) out += c.chunk.text + "\n\n";

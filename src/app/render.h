@@ -18,6 +18,9 @@ std::string Search(const search::SearchResponse& response);
 // The answer with its [n] markers, the sources they cite, and the status line ("grounded ✓
 // verified 3/4 claims ..."); a refusal says why and lists the candidates.
 std::string Answer(const rag::Answer& answer);
+// What a fetch read: the citation's URI ("papers/x.pdf#p=12", "notes/x.md#L10-L14"), the
+// pages of a page range ("papers/x.pdf pp. 3-5"), or the document's path.
+std::string FetchHeader(const FetchResult& result);
 std::string Fetch(const FetchResult& result);
 std::string DocList(const std::vector<store::DocSummary>& docs);
 std::string Doctor(const DoctorReport& report);

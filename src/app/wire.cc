@@ -1,5 +1,7 @@
 #include "app/wire.h"
 
+#include <algorithm>
+
 #include "core/json_text.h"
 #include "core/unicode.h"
 #include "search/snippet.h"
@@ -34,14 +36,6 @@ json Counts(const IngestCounts& c) {
           {"purged", c.purged},
           {"chunks_indexed", c.chunks_indexed},
           {"embeddings_indexed", c.embeddings_indexed}};
-}
-
-Citation ChunkCitation(const store::StoredChunk& c) {
-  SourceSpan span =
-      c.chunk.source_spans.empty() ? SourceSpan::Lines(1, 1) : c.chunk.source_spans[0];
-  std::optional<std::string> section;
-  if (!c.chunk.section_label.empty()) section = c.chunk.section_label;
-  return CitationFromSpan(c.doc_path, span, section);
 }
 
 }  // namespace
@@ -188,6 +182,36 @@ json ChunkInspection(const store::StoredChunk& s) {
           {"embeddings", json::array()}};
 }
 
+namespace {
+
+// A paged document's pages, every one of them: its heading path, blocks and characters, or
+// that it has no text yet (it waits for OCR).
+json PageList(const CanonicalDocument& d) {
+  uint32_t count = d.blocks.back().span.page;
+  const json& user = d.metadata.user;
+  if (user.contains("pages") && user["pages"].is_number_unsigned()) {
+    count = std::max(count, user["pages"].get<uint32_t>());
+  }
+  json pages = json::array();
+  size_t b = 0;
+  for (uint32_t page = 1; page <= count; ++page) {
+    size_t blocks = 0, chars = 0;
+    std::vector<std::string> heading_path;
+    for (; b < d.blocks.size() && d.blocks[b].span.page == page; ++b, ++blocks) {
+      if (blocks == 0) heading_path = d.blocks[b].heading_path;
+      chars += Utf8Length(d.blocks[b].text);
+    }
+    pages.push_back({{"page", page},
+                     {"heading_path", heading_path},
+                     {"blocks", blocks},
+                     {"chars", chars},
+                     {"has_text", blocks > 0}});
+  }
+  return pages;
+}
+
+}  // namespace
+
 json DocumentInspection(const store::StoredDocument& s) {
   const CanonicalDocument& d = s.doc;
   json blocks = json::array();
@@ -203,21 +227,25 @@ json DocumentInspection(const store::StoredDocument& s) {
   for (const auto& e : d.provenance) {
     provenance.push_back({{"at", e.at}, {"agent", e.agent}, {"kind", e.kind}, {"note", e.note}});
   }
-  return {{"schema_version", "document_inspection.v1"},
-          {"doc_id", d.doc_id},
-          {"doc_path", d.workspace_path},
-          {"asset_id", d.asset_id},
-          {"title", d.title},
-          {"lang", d.lang},
-          {"parser_version", d.parser_version},
-          {"doc_version", d.doc_version},
-          {"created_at", s.summary.created_at},
-          {"updated_at", s.summary.updated_at},
-          {"indexed_at", s.summary.ingested_at},
-          {"metadata", d.metadata.ToJson()},
-          {"blocks", blocks},
-          {"chunk_ids", s.chunk_ids},
-          {"provenance", provenance}};
+  json j = {{"schema_version", "document_inspection.v1"},
+            {"doc_id", d.doc_id},
+            {"doc_path", d.workspace_path},
+            {"asset_id", d.asset_id},
+            {"title", d.title},
+            {"lang", d.lang},
+            {"parser_version", d.parser_version},
+            {"doc_version", d.doc_version},
+            {"created_at", s.summary.created_at},
+            {"updated_at", s.summary.updated_at},
+            {"indexed_at", s.summary.ingested_at},
+            {"metadata", d.metadata.ToJson()},
+            {"blocks", blocks},
+            {"chunk_ids", s.chunk_ids},
+            {"provenance", provenance}};
+  if (!d.blocks.empty() && d.blocks.front().span.kind == SourceSpan::Kind::kPage) {
+    j["pages"] = PageList(d);
+  }
+  return j;
 }
 
 json InitReport(const app::InitReport& r) {
@@ -397,18 +425,18 @@ json FetchResult(const app::FetchResult& r) {
     for (const auto& c : r.context_after) after.push_back(ChunkInspection(c));
     j["context_before"] = before;
     j["context_after"] = after;
-    if (r.chunk) j["citation"] = ChunkCitation(*r.chunk).ToWire();
   }
   if (r.kind == "span") {
-    j["line_start"] = NullOr(r.line_start);
-    j["line_end"] = NullOr(r.line_end);
-    j["effective_end"] = NullOr(r.effective_end);
-    if (r.line_start && r.effective_end) {
-      j["citation"] = Citation::Lines(r.doc_path, static_cast<uint32_t>(*r.line_start),
-                                      static_cast<uint32_t>(*r.effective_end))
-                          .ToWire();
+    if (r.page_start) {
+      j["page_start"] = *r.page_start;
+      j["page_end"] = NullOr(r.page_end);
+    } else {
+      j["line_start"] = NullOr(r.line_start);
+      j["line_end"] = NullOr(r.line_end);
     }
+    j["effective_end"] = NullOr(r.effective_end);
   }
+  if (r.citation) j["citation"] = r.citation->ToWire();
   return j;
 }
 

@@ -84,7 +84,9 @@ class PageChunker {
       chunk.block_ids.push_back(p.block->block_id);
     }
     chunk.heading_path = acc_.front().block->heading_path;
-    chunk.section_label = "p. " + std::to_string(first.page);
+    // The outline's innermost heading names the section; without an outline, the page.
+    chunk.section_label =
+        chunk.heading_path.empty() ? "p. " + std::to_string(first.page) : chunk.heading_path.back();
     chunk.chunker_version = kPdfPageV1;
     chunk.policy_hash = policy_hash_;
     chunk.source_spans.push_back(span);

@@ -61,6 +61,16 @@ TEST(PdfPageChunkerTest, AShortPageIsOneChunkCitingItsPageAndCharacters) {
   EXPECT_EQ(chunks[1].policy_hash, chunker->PolicyHash(ChunkPolicy{}));
 }
 
+TEST(PdfPageChunkerTest, TheOutlinesHeadingNamesTheSection) {
+  CanonicalDocument doc = Pages({{"Front."}, {"Walrus habits."}});
+  doc.blocks[1].heading_path = {"1 Walrus", "1.1 Habits"};
+  const std::vector<Chunk> chunks = ChunkerFor(MediaKind::kPdf)->Split(doc, ChunkPolicy{});
+  ASSERT_EQ(chunks.size(), 2u);
+  EXPECT_EQ(chunks[0].section_label, "p. 1");  // no heading: the page names it
+  EXPECT_EQ(chunks[1].heading_path, (std::vector<std::string>{"1 Walrus", "1.1 Habits"}));
+  EXPECT_EQ(chunks[1].section_label, "1.1 Habits");
+}
+
 TEST(PdfPageChunkerTest, ALongPageSplitsAtParagraphsWithOverlapAndNeverCrossesAPage) {
   ChunkPolicy policy;
   policy.target_tokens = 60;

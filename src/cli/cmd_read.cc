@@ -1,10 +1,32 @@
 // list docs, inspect doc|chunk, fetch chunk|doc|span.
 #include "app/ask.h"
 #include "app/queries.h"
+#include "app/render.h"
 #include "app/wire.h"
 #include "cli/common.h"
 
 namespace kebab::cli {
+namespace {
+
+// "12" or "3-5" (what --page takes); the range check is the facade's.
+bool ParsePageRange(const std::string& spec, int* first, int* last) {
+  auto number = [](std::string_view s, int* out) {
+    if (s.empty() || s.size() > 6) return false;
+    int n = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9') return false;
+      n = n * 10 + (c - '0');
+    }
+    *out = n;
+    return true;
+  };
+  const size_t dash = spec.find('-');
+  if (dash == std::string::npos) return number(spec, first) && number(spec, last);
+  return number(std::string_view(spec).substr(0, dash), first) &&
+         number(std::string_view(spec).substr(dash + 1), last);
+}
+
+}  // namespace
 
 int RunListDocs(const Output& out, const Globals& g, const ListArgs& args) {
   auto config = LoadConfigFor(g);
@@ -68,22 +90,25 @@ int RunFetch(const Output& out, const Globals& g, const FetchArgs& args) {
     r = app::FetchChunk(session, args.id, args.context);
   } else if (args.what == "doc") {
     r = app::FetchDocument(session, args.id, args.max_tokens);
-  } else {
+  } else if (!args.pages.empty()) {
+    int first = 0, last = 0;
+    if (!ParsePageRange(args.pages, &first, &last)) {
+      return out.Fail(InvalidInput("--page takes N or A-B (1-based), not '" + args.pages + "'",
+                                   "e.g. --page 12 or --page 3-5"));
+    }
+    r = app::FetchPages(session, args.id, first, last, args.max_tokens);
+  } else if (args.line_start > 0 && args.line_end > 0) {
     r = app::FetchSpan(session, args.id, args.line_start, args.line_end, args.max_tokens);
+  } else {
+    r = InvalidInput("fetch span needs START END lines, or --page",
+                     "kebab fetch span DOC_ID 10 14, or kebab fetch span DOC_ID --page 12");
   }
   if (!r.ok()) return out.Fail(r.status());
   if (out.json) {
     out.Json(app::wire::FetchResult(*r));
     return kExitOk;
   }
-  std::string header = r->doc_path;
-  if (r->chunk && !r->chunk->chunk.source_spans.empty()) {
-    const auto& s = r->chunk->chunk.source_spans[0];
-    header += "#L" + std::to_string(s.start) + "-L" + std::to_string(s.end);
-  } else if (r->line_start) {
-    header += "#L" + std::to_string(*r->line_start) + "-L" + std::to_string(*r->effective_end);
-  }
-  out.Line(out.Dim(header));
+  out.Line(out.Dim(app::render::FetchHeader(*r)));
   for (const auto& c : r->context_before) out.Line(out.Dim(c.chunk.text) + "\n");
   out.Line(r->text);
   for (const auto& c : r->context_after) out.Line("\n" + out.Dim(c.chunk.text));

@@ -62,6 +62,7 @@ struct FetchArgs {
   int context = 0;
   int max_tokens = 0;
   int line_start = 0, line_end = 0;
+  std::string pages;  // span: --page N or A-B
 };
 
 int RunInit(const Output& out, const Globals& g, bool force);

@@ -264,6 +264,10 @@ nlohmann::json Citation::ToWire() const {
     case Kind::kPage:
       j["page"] = page;
       j["section"] = section ? nlohmann::json(*section) : nlohmann::json(nullptr);
+      if (char_start && char_end) {
+        j["char_start"] = *char_start;
+        j["char_end"] = *char_end;
+      }
       break;
     case Kind::kRegion:
       j["x"] = x;
@@ -305,6 +309,8 @@ Citation CitationFromSpan(std::string_view path, const SourceSpan& span,
     case SourceSpan::Kind::kPage:
       c.kind = Citation::Kind::kPage;
       c.page = span.page;
+      c.char_start = span.char_start;
+      c.char_end = span.char_end;
       break;
     case SourceSpan::Kind::kRegion:
       c.kind = Citation::Kind::kRegion;

@@ -19,9 +19,12 @@ struct Citation {
   enum class Kind { kLine, kPage, kRegion, kCaption, kTime, kCode };
 
   Kind kind = Kind::kLine;
-  std::string path;                         // workspace path, POSIX
-  uint32_t line_start = 0, line_end = 0;    // kLine, kCode (1-based, inclusive)
-  uint32_t page = 0;                        // kPage (1-based)
+  std::string path;                       // workspace path, POSIX
+  uint32_t line_start = 0, line_end = 0;  // kLine, kCode (1-based, inclusive)
+  uint32_t page = 0;                      // kPage (1-based)
+  // kPage: the cited characters [char_start, char_end) of the page's extracted text, in code
+  // points; not part of the URI (a Media Fragment names the page only).
+  std::optional<uint32_t> char_start, char_end;
   uint32_t x = 0, y = 0, w = 0, h = 0;      // kRegion
   std::string model;                        // kCaption
   uint64_t start_ms = 0, end_ms = 0;        // kTime

@@ -71,5 +71,25 @@ TEST(CitationTest, WireFormIsFlat) {
   EXPECT_EQ(j["section"], "§2 Intro");
 }
 
+TEST(CitationTest, APageSpanCitesItsPageAndCharactersButTheUriOnlyThePage) {
+  SourceSpan span;
+  span.kind = SourceSpan::Kind::kPage;
+  span.page = span.start = span.end = 12;
+  span.char_start = 40;
+  span.char_end = 310;
+  const Citation c = CitationFromSpan("papers/x.pdf", span, "2.1 Ice");
+  const nlohmann::json j = c.ToWire();
+  EXPECT_EQ(j["kind"], "page");
+  EXPECT_EQ(j["uri"], "papers/x.pdf#p=12");
+  EXPECT_EQ(j["page"], 12);
+  EXPECT_EQ(j["char_start"], 40);
+  EXPECT_EQ(j["char_end"], 310);
+  EXPECT_EQ(j["section"], "2.1 Ice");
+  span.char_start.reset();
+  span.char_end.reset();
+  EXPECT_FALSE(
+      CitationFromSpan("papers/x.pdf", span, std::nullopt).ToWire().contains("char_start"));
+}
+
 }  // namespace
 }  // namespace kebab

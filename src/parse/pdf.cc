@@ -1,6 +1,8 @@
 #include "parse/internal/pdf.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "core/ids.h"
@@ -88,6 +90,50 @@ std::string FileStem(const std::string& workspace_path) {
   return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
 }
 
+// An outline entry that points to a page, with the titles from the outline's root to it.
+struct OutlineMark {
+  uint32_t page = 0;
+  std::vector<std::string> path;
+};
+
+void FlattenOutline(const json& entries, std::vector<std::string>* path,
+                    std::vector<OutlineMark>* marks) {
+  if (!entries.is_array()) return;
+  for (const json& entry : entries) {
+    if (!entry.is_object()) continue;
+    std::string title = Nfc(SanitizeUtf8(entry.value("title", std::string())));
+    for (char& c : title) c = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+    title.erase(0, title.find_first_not_of(' '));
+    title.erase(title.find_last_not_of(' ') + 1);
+    // An untitled entry adds no level: its children sit under its parent.
+    if (!title.empty()) path->push_back(title);
+    const json page = entry.value("page", json());
+    if (!title.empty() && page.is_number_integer() && page.get<int64_t>() >= 1) {
+      marks->push_back({static_cast<uint32_t>(page.get<int64_t>()), *path});
+    }
+    FlattenOutline(entry.value("children", json()), path, marks);
+    if (!title.empty()) path->pop_back();
+  }
+}
+
+// Each block's heading_path from the outline: that of the last entry (in page order, then
+// outline order) pointing at or before the block's page, so a page where a chapter and its
+// first section start reads both, and a page before any entry reads none.
+void AssignHeadings(const json& outline, CanonicalDocument* doc) {
+  std::vector<std::string> path;
+  std::vector<OutlineMark> marks;
+  FlattenOutline(outline, &path, &marks);
+  if (marks.empty()) return;
+  std::stable_sort(marks.begin(), marks.end(),
+                   [](const OutlineMark& a, const OutlineMark& b) { return a.page < b.page; });
+  for (Block& block : doc->blocks) {
+    auto after =
+        std::upper_bound(marks.begin(), marks.end(), block.span.page,
+                         [](uint32_t page, const OutlineMark& mark) { return page < mark.page; });
+    if (after != marks.begin()) block.heading_path = std::prev(after)->path;
+  }
+}
+
 std::string FirstLine(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));
   return Nfc(line.substr(0, Utf8SafePrefix(line, kTitleCodePoints * 4)));
@@ -102,7 +148,7 @@ std::string PdfWorkerPath() {
   return ExecutableDir() + "/kebab-pdf";
 }
 
-void AppendPageBlocks(uint32_t page, std::string_view raw, CanonicalDocument* doc) {
+bool AppendPageBlocks(uint32_t page, std::string_view raw, CanonicalDocument* doc) {
   std::string repaired;
   if (!IsValidUtf8(raw)) {
     repaired = SanitizeUtf8(raw);
@@ -110,7 +156,7 @@ void AppendPageBlocks(uint32_t page, std::string_view raw, CanonicalDocument* do
   }
   if (VisibleChars(raw) < kMinPageChars) {
     doc->warnings.push_back("page " + std::to_string(page) + " has no usable text (needs OCR)");
-    return;
+    return false;
   }
   // Paragraphs are runs of non-blank lines; a form feed ends the page's text.
   size_t pos = 0;
@@ -139,6 +185,7 @@ void AppendPageBlocks(uint32_t page, std::string_view raw, CanonicalDocument* do
     }
     pos = end;
   }
+  return true;
 }
 
 Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const {
@@ -151,6 +198,7 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
   json info;
   std::string error_code, error_message;
   int pages_seen = 0;
+  json needs_ocr = json::array();
   const std::string worker = PdfWorkerPath();
   Result<SubprocessResult> run = RunSubprocess(
       {worker}, input.bytes, std::chrono::seconds(input.max_seconds), [&](std::string_view line) {
@@ -161,7 +209,10 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
           info = std::move(j);
         } else if (kind == "page") {
           ++pages_seen;
-          AppendPageBlocks(j.value("page", 0u), j.value("text", std::string()), &doc);
+          const uint32_t page = j.value("page", 0u);
+          if (!AppendPageBlocks(page, j.value("text", std::string()), &doc)) {
+            needs_ocr.push_back(page);
+          }
         } else if (kind == "error") {
           error_code = j.value("code", "damaged");
           error_message = j.value("message", "");
@@ -190,6 +241,7 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
                       " after " + std::to_string(pages_seen) + " pages");
   }
 
+  AssignHeadings(info.value("outline", json()), &doc);
   for (Block& block : doc.blocks) {
     block.block_id = BlockId(doc.doc_id, BlockKindName(block.kind), block.heading_path,
                              block.ordinal, block.span);
@@ -216,10 +268,20 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
   metadata.updated_at =
       modified.is_number_integer() ? FormatRfc3339(modified.get<int64_t>()) : metadata.created_at;
   metadata.tags = SplitKeywords(info.value("keywords", std::string()));
+  // What the document info says beyond the title, and the pages: kept with the document
+  // (inspect doc shows them), never searched.
+  for (const char* key : {"author", "subject"}) {
+    std::string value = Nfc(SanitizeUtf8(info.value(key, std::string())));
+    value.erase(0, value.find_first_not_of(" \t\r\n"));
+    value.erase(value.find_last_not_of(" \t\r\n") + 1);
+    if (!value.empty()) metadata.user[key] = value;
+  }
   metadata.source_type = SourceType::kPaper;
   if (info.value("encrypted", false))
     doc.warnings.emplace_back("encrypted (opened without a password)");
   const int pages = info.value("pages", 0);
+  metadata.user["pages"] = pages;
+  metadata.user["pages_needing_ocr"] = std::move(needs_ocr);
   doc.provenance.push_back({NowRfc3339(), kAgent, "parsed",
                             std::string(kPdfParserVersion) + ", " + std::to_string(pages) +
                                 " pages, " + std::to_string(doc.blocks.size()) + " blocks"});

@@ -86,7 +86,7 @@ TEST(PdfExtractorTest, TheRealWorkerReadsPagesTitleAndLanguage) {
   ASSERT_TRUE(doc.ok()) << doc.status().ToString();
   EXPECT_EQ(doc->title, "Garden findings");
   EXPECT_EQ(doc->lang, "en");
-  EXPECT_EQ(doc->parser_version, "pdf-poppler-v1");
+  EXPECT_EQ(doc->parser_version, "pdf-poppler-v2");
   ASSERT_EQ(doc->blocks.size(), 2u);
   EXPECT_EQ(doc->blocks[0].span.page, 1u);
   EXPECT_NE(doc->blocks[0].text.find("zebrafinch"), std::string::npos);
@@ -99,6 +99,26 @@ TEST(PdfExtractorTest, TheRealWorkerReadsPagesTitleAndLanguage) {
   ASSERT_FALSE(garbage.ok());
   EXPECT_EQ(garbage.status().code(), ErrorCode::kCorrupt);
   EXPECT_EQ(garbage.status().message().rfind("damaged: ", 0), 0u) << garbage.status().message();
+}
+
+// outline.pdf (tests/tools/make_pdf.py), five pages: "1 Walrus" at page 2 holding "1.1 Diet"
+// at page 3 (through a named destination); an untitled entry at page 4 holding "2 Seals",
+// which holds "2.1 Ice", both at page 4.
+TEST(PdfExtractorTest, TheOutlineGivesEachPageItsHeadingPath) {
+  WorkerOverride worker(KEBAB_PDF_WORKER_PATH);
+  const std::string bytes = ReadFile(std::string(KEBAB_TESTDATA_DIR) + "/parse/pdf/outline.pdf");
+  Result<CanonicalDocument> doc = ExtractorFor(MediaKind::kPdf)->Extract(Input(bytes));
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  ASSERT_EQ(doc->blocks.size(), 5u);
+  for (size_t i = 0; i < doc->blocks.size(); ++i) EXPECT_EQ(doc->blocks[i].span.page, i + 1);
+  using Path = std::vector<std::string>;
+  EXPECT_EQ(doc->blocks[0].heading_path, Path{});  // before the first entry
+  EXPECT_EQ(doc->blocks[1].heading_path, Path({"1 Walrus"}));
+  EXPECT_EQ(doc->blocks[2].heading_path, Path({"1 Walrus", "1.1 Diet"}));
+  // Where a section and its first subsection start on one page, the page reads both; the
+  // untitled entry adds no level; a page after the last entry keeps it.
+  EXPECT_EQ(doc->blocks[3].heading_path, Path({"2 Seals", "2.1 Ice"}));
+  EXPECT_EQ(doc->blocks[4].heading_path, Path({"2 Seals", "2.1 Ice"}));
 }
 
 TEST(PdfExtractorTest, AHungWorkerIsStoppedAtTheBudget) {

@@ -1,7 +1,8 @@
 // kebab-pdf: the PDF text worker behind parse's PDF extractor (parse/pdf.cc). It reads one PDF
 // on stdin and writes what poppler-cpp finds in it on stdout, one JSON object per line:
 //   {"kind":"info","pages":N,"encrypted":B,"title":S,"author":S,"subject":S,"keywords":S,
-//    "created":EPOCH|null,"modified":EPOCH|null,"outline":[{"title":S,"children":[...]}]}
+//    "created":EPOCH|null,"modified":EPOCH|null,
+//    "outline":[{"title":S,"page":N|null,"children":[...]}]}   page: where the entry points
 //   {"kind":"page","page":N,"text":S}           one per page, in order, text in reading order
 //   {"kind":"end"}
 // or, for a file it cannot read, {"kind":"error","code":"encrypted"|"damaged","message":S}
@@ -11,10 +12,16 @@
 // codecs) cost every process that links them tens of milliseconds at start-up, which
 // `kebab search` must not pay; and a hostile PDF that crashes or hangs poppler then costs one
 // worker, which the extractor kills at its time budget, never the ingest.
+//
+// Text comes from poppler-cpp. The outline comes from poppler's core (the private headers of
+// the same library): poppler-cpp's toc has titles but not the pages they point to.
+#include <Link.h>
+#include <Outline.h>
+#include <PDFDoc.h>
+#include <Stream.h>
 #include <poppler-document.h>
 #include <poppler-global.h>
 #include <poppler-page.h>
-#include <poppler-toc.h>
 
 #include <cstdio>
 #include <iostream>
@@ -32,13 +39,58 @@ std::string Utf8(const poppler::ustring& s) {
   return std::string(bytes.begin(), bytes.end());
 }
 
-json Outline(const poppler::toc_item* item, int depth) {
-  json children = json::array();
-  if (depth > 16) return children;  // a cyclic or absurd outline stops here
-  for (const poppler::toc_item* child : item->children()) {
-    children.push_back({{"title", Utf8(child->title())}, {"children", Outline(child, depth + 1)}});
+// UCS-4 (an outline title as poppler decodes it) to UTF-8; invalid code points are dropped.
+std::string Utf8(const Unicode* text, int length) {
+  std::string out;
+  for (int i = 0; i < length; ++i) {
+    const uint32_t c = text[i];
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      if (c >= 0xD800 && c <= 0xDFFF) continue;
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x110000) {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
   }
-  return children;
+  return out;
+}
+
+// The 1-based page an outline entry goes to, or null (a link elsewhere, or a broken one).
+json TargetPage(PDFDoc& doc, const LinkAction* action) {
+  if (action == nullptr || action->getKind() != actionGoTo) return nullptr;
+  const auto* go_to = static_cast<const LinkGoTo*>(action);
+  std::unique_ptr<LinkDest> named;
+  const LinkDest* dest = go_to->getDest();
+  if (dest == nullptr && go_to->getNamedDest() != nullptr) {
+    named = doc.findDest(go_to->getNamedDest());
+    dest = named.get();
+  }
+  if (dest == nullptr || !dest->isOk()) return nullptr;
+  const int page = dest->isPageRef() ? doc.findPage(dest->getPageRef()) : dest->getPageNum();
+  if (page < 1 || page > doc.getNumPages()) return nullptr;
+  return page;
+}
+
+json OutlineEntries(PDFDoc& doc, const std::vector<OutlineItem*>* items, int depth) {
+  json entries = json::array();
+  if (items == nullptr || depth > 16) return entries;  // a cyclic or absurd outline stops here
+  for (OutlineItem* item : *items) {
+    json entry = {{"title", Utf8(item->getTitle(), item->getTitleLength())},
+                  {"page", TargetPage(doc, item->getAction())}};
+    item->open();
+    entry["children"] = OutlineEntries(doc, item->getKids(), depth + 1);
+    entries.push_back(std::move(entry));
+  }
+  return entries;
 }
 
 json Epoch(time_t t) {
@@ -77,8 +129,13 @@ int main() {
     return 1;
   }
   json outline = json::array();
-  if (std::unique_ptr<poppler::toc> toc(doc->create_toc()); toc != nullptr && toc->root()) {
-    outline = Outline(toc->root(), 0);
+  {
+    // poppler-cpp's document keeps poppler's global parameters alive for this one.
+    PDFDoc core(
+        new MemStream(bytes.data(), 0, static_cast<Goffset>(bytes.size()), Object(objNull)));
+    if (core.isOk() && core.getOutline() != nullptr) {
+      outline = OutlineEntries(core, core.getOutline()->getItems(), 0);
+    }
   }
   const int pages = doc->pages();
   Emit({{"kind", "info"},

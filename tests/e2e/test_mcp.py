@@ -21,6 +21,7 @@ import signal
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 import unittest
@@ -48,7 +49,8 @@ TOOL_ARGS = {
                      "trust_min", "ingested_after"}, {"queries"}),
     "ask": ({"question", "mode", "k", "explain", "multi_hop", "temperature", "seed"},
             {"question"}),
-    "fetch": ({"kind", "id", "context", "max_tokens", "line_start", "line_end"}, {"kind", "id"}),
+    "fetch": ({"kind", "id", "context", "max_tokens", "line_start", "line_end", "page_start",
+               "page_end"}, {"kind", "id"}),
     "list_docs": ({"path_glob", "tag", "lang", "limit"}, set()),
     "inspect_answer": ({"trace_id"}, {"trace_id"}),
     "schema": (set(), set()),
@@ -822,6 +824,28 @@ class ResourcesTest(McpCase):
             self.assertTrue(contents)
             self.assertEqual(contents[0]["uri"], first["uri"])
             self.assertTrue(contents[0].get("text") or contents[0].get("blob"))
+
+    def test_a_pdf_page_through_fetch_and_resources(self):
+        sys.path.insert(0, os.path.join(REPO, "tests", "tools"))
+        from make_pdf import make_pdf
+        os.makedirs(self.sb.path("papers"), exist_ok=True)
+        make_pdf(self.sb.path("papers/seals.pdf"),
+                 [["Front matter."], ["Harbour seals rest on sandbanks at low tide."]],
+                 {"Title": "Seals"})
+        self.ingest()
+        with self.session() as s:
+            [hit] = self.tool(s, "search", {"query": "sandbanks"})["hits"]
+            self.assertEqual(hit["citation"]["uri"], "papers/seals.pdf#p=2")
+            page = self.tool(s, "fetch", {"kind": "span", "id": hit["doc_id"], "page_start": 2})
+            self.assertEqual((page["page_start"], page["page_end"]), (2, 2))
+            self.assertIn("sandbanks", page["text"])
+            self.assertEqual(page["citation"]["uri"], hit["citation"]["uri"])
+            r = s.step("readResource", uri="kebab://doc/" + hit["citation"]["uri"])
+            self.assertTrue(r["ok"], r)
+            self.assertEqual(r["result"]["contents"][0]["text"], page["text"])
+            self.tool_error(s, "fetch", {"kind": "span", "id": hit["doc_id"], "page_start": 9},
+                            "invalid_input")
+            self.tool_error(s, "fetch", {"kind": "span", "id": hit["doc_id"]}, "invalid_input")
 
 
 @needs_sdk

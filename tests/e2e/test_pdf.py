@@ -36,7 +36,7 @@ class GeneratedPdfTest(KebabTestCase):
         _, full = self.ingest("--force-reingest")
         [item] = [i for i in full["items"] if i["doc_path"] == "papers/gen.pdf"]
         self.assertEqual(item["warnings"], ["page 3 has no usable text (needs OCR)"])
-        self.assertEqual(item["parser_version"], "pdf-poppler-v1")
+        self.assertEqual(item["parser_version"], "pdf-poppler-v2")
         self.assertEqual(item["chunker_version"], "pdf-page-v1")
 
         for query, page in (("zebrafinch", 1), ("quokkas", 2)):
@@ -65,6 +65,57 @@ class GeneratedPdfTest(KebabTestCase):
 
         _, again = self.ingest()
         self.assertEqual((again["unchanged"], again["new"], again["updated"]), (2, 0, 0))
+
+    def test_outline_headings_pages_and_page_spans(self):
+        make_pdf(self.sb.path("papers/manual.pdf"),
+                 [["Front matter, before any chapter."],
+                  ["The walrus chapter opens here.", "Walruses haul out on the ice."],
+                  ["Diet: the walrus eats clams in winter."]],
+                 {"Title": "Manual", "Author": "A. Writer", "Subject": "Walruses"},
+                 [{"title": "1 Walrus", "page": 2,
+                   "children": [{"title": "1.1 Diet", "page": 3, "named": True}]}])
+        self.ingest()
+        [hit] = self.search("clams")["hits"]
+        citation = hit["citation"]
+        self.assertEqual((citation["uri"], citation["section"]), ("papers/manual.pdf#p=3", "1.1 Diet"))
+        self.assertEqual(citation["char_start"], 0)
+        self.assertEqual(citation["char_end"], len("Diet: the walrus eats clams in winter."))
+        self.assertEqual(hit["heading_path"], ["1 Walrus", "1.1 Diet"])
+        [hit] = self.search("haul")["hits"]
+        self.assertEqual(hit["citation"]["section"], "1 Walrus")
+
+        [doc] = [d for d in self.list_docs() if d["doc_path"] == "papers/manual.pdf"]
+        one = self.kjson("fetch", "span", doc["doc_id"], "--page", "2", schema="fetch_result")
+        self.assertEqual((one["page_start"], one["page_end"], one["effective_end"]), (2, 2, 2))
+        self.assertEqual(one["text"], "The walrus chapter opens here.\nWalruses haul out on the ice.")
+        self.assertEqual(one["citation"]["uri"], "papers/manual.pdf#p=2")
+        both = self.kjson("fetch", "span", doc["doc_id"], "--page", "2-3", schema="fetch_result")
+        self.assertIn("haul out", both["text"])
+        self.assertIn("clams", both["text"])
+        self.assertNotIn("citation", both)  # one citation cannot cover two pages
+        human = self.sb.run("fetch", "span", doc["doc_id"], "--page", "3")
+        self.assertEqual(human.rc, 0, human)
+        self.assertIn("papers/manual.pdf#p=3", human.stdout)
+        for bad, code in (("4", "invalid_input"), ("3-2", "invalid_input"), ("x", "invalid_input")):
+            r = self.sb.run("--json", "fetch", "span", doc["doc_id"], "--page", bad)
+            self.assertEqual(r.rc, 2, r)
+            self.assertIn(code, r.stdout + r.stderr)
+        [md] = [d for d in self.list_docs() if d["doc_path"] == "notes/plain.md"]
+        r = self.sb.run("--json", "fetch", "span", md["doc_id"], "--page", "1")
+        self.assertEqual(r.rc, 2, r)
+        self.assertIn("span_not_supported", r.stdout + r.stderr)
+
+        inspected = self.kjson("inspect", "doc", doc["doc_id"], schema="document_inspection")
+        self.assertEqual([(p["page"], p["heading_path"], p["blocks"], p["has_text"])
+                          for p in inspected["pages"]],
+                         [(1, [], 1, True), (2, ["1 Walrus"], 1, True),
+                          (3, ["1 Walrus", "1.1 Diet"], 1, True)])
+        self.assertEqual(inspected["metadata"]["user"]["author"], "A. Writer")
+        self.assertEqual(inspected["metadata"]["user"]["subject"], "Walruses")
+        self.assertEqual(inspected["metadata"]["user"]["pages"], 3)
+        gen = [d for d in self.list_docs() if d["doc_path"] == "papers/gen.pdf"][0]
+        pages = self.kjson("inspect", "doc", gen["doc_id"], schema="document_inspection")["pages"]
+        self.assertEqual([p["has_text"] for p in pages], [True, True, False])
 
     def test_broken_pdfs_cost_one_file_each(self):
         with open(self.sb.path("papers/garbage.pdf"), "wb") as f:

@@ -1,11 +1,16 @@
 #!/usr/bin/python3
 """Writes small, valid PDFs for the tests: pages of text lines in Helvetica, an Info dictionary,
-and nothing else (no fonts embedded, no compression), so what a test asserts about extraction
-is exactly what it wrote. Also importable: make_pdf(path, pages, info).
+an outline (bookmarks), and nothing else (no fonts embedded, no compression), so what a test
+asserts about extraction is exactly what it wrote. Also importable: make_pdf(path, pages, info,
+outline).
 
 Usage: make_pdf.py OUT.pdf 'page one line 1|page one line 2' 'page two ...' [--title T]
+                   [--outline JSON]
 A page is its lines joined by '|'; an empty line ('||') leaves a blank line (a paragraph break).
+An outline is a JSON list of entries {"title": T, "page": N (1-based), "named": true|false,
+"children": [...]}; a named entry points to its page through the catalog's /Dests by name.
 """
+import json
 import sys
 
 
@@ -13,8 +18,38 @@ def _escape(text):
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def make_pdf(path, pages, info=None):
-    """pages: a list of pages, each a list of lines (str, Latin-1). info: {"Title": ...}."""
+def _add_outline(add, objects, entries, parent, page_ids, dests):
+    """Adds the outline items of `entries` under `parent`; (first id, last id, count)."""
+    ids = [len(objects) + 1 + i for i in range(len(entries))]
+    for _ in entries:
+        add(b"")  # reserved; filled in below once the children have ids
+    count = len(entries)
+    for i, entry in enumerate(entries):
+        page_ref = b"%d 0 R" % page_ids[entry["page"] - 1]
+        if entry.get("named"):
+            name = "d%d" % ids[i]
+            dests.append(b"/%s [%s /Fit]" % (name.encode(), page_ref))
+            dest = b"/Dest /" + name.encode()
+        else:
+            dest = b"/Dest [%s /Fit]" % page_ref
+        body = b"<< /Title (%s) /Parent %d 0 R %s" % (_escape(entry["title"]).encode("latin-1"),
+                                                      parent, dest)
+        if i > 0:
+            body += b" /Prev %d 0 R" % ids[i - 1]
+        if i + 1 < len(entries):
+            body += b" /Next %d 0 R" % ids[i + 1]
+        children = entry.get("children") or []
+        if children:
+            first, last, n = _add_outline(add, objects, children, ids[i], page_ids, dests)
+            body += b" /First %d 0 R /Last %d 0 R /Count %d" % (first, last, n)
+            count += n
+        objects[ids[i] - 1] = body + b" >>"
+    return ids[0], ids[-1], count
+
+
+def make_pdf(path, pages, info=None, outline=None):
+    """pages: a list of pages, each a list of lines (str, Latin-1). info: {"Title": ...}.
+    outline: entries as the usage above says."""
     objects = []  # bodies of objects 1..n
 
     def add(body):
@@ -37,7 +72,17 @@ def make_pdf(path, pages, info=None):
                         % (pages_id, font, content)))
     assert add(b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) +
                b"] /Count %d >>" % len(kids)) == pages_id
-    catalog = add(b"<< /Type /Catalog /Pages %d 0 R >>" % pages_id)
+    extra = b""
+    if outline:
+        root = add(b"")
+        dests = []
+        first, last, count = _add_outline(add, objects, outline, root, kids, dests)
+        objects[root - 1] = b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (
+            first, last, count)
+        extra += b" /Outlines %d 0 R /PageMode /UseOutlines" % root
+        if dests:
+            extra += b" /Dests << " + b" ".join(dests) + b" >>"
+    catalog = add(b"<< /Type /Catalog /Pages %d 0 R%s >>" % (pages_id, extra))
     info_id = None
     if info:
         entries = b" ".join(b"/%s (%s)" % (k.encode(), _escape(v).encode("latin-1"))
@@ -62,13 +107,17 @@ def make_pdf(path, pages, info=None):
 
 
 def main(argv):
-    title = None
+    title = outline = None
     if "--title" in argv:
         i = argv.index("--title")
         title = argv[i + 1]
         del argv[i:i + 2]
+    if "--outline" in argv:
+        i = argv.index("--outline")
+        outline = json.loads(argv[i + 1])
+        del argv[i:i + 2]
     out, pages = argv[0], [p.split("|") for p in argv[1:]]
-    make_pdf(out, pages, {"Title": title} if title else None)
+    make_pdf(out, pages, {"Title": title} if title else None, outline)
 
 
 if __name__ == "__main__":

@@ -155,13 +155,17 @@ Result<ToolOutput> FetchTool(app::Session& session, const json& args, const Call
   const std::string kind = String(args, "kind");
   const std::string id = String(args, "id");
   const int max_tokens = args.value("max_tokens", 0);
-  if (kind == "span" && (!args.contains("line_start") || !args.contains("line_end"))) {
-    return InvalidInput("kind span needs line_start and line_end",
-                        "take them from a hit's citation (start, end)");
+  const bool lines = args.contains("line_start") && args.contains("line_end");
+  const bool pages = args.contains("page_start");
+  if (kind == "span" && lines == pages) {
+    return InvalidInput("kind span needs line_start and line_end, or page_start (and page_end)",
+                        "take them from a hit's citation: start and end, or page");
   }
   Result<app::FetchResult> r =
       kind == "chunk" ? app::FetchChunk(session, id, args.value("context", 0))
       : kind == "doc" ? app::FetchDocument(session, id, max_tokens)
+      : pages         ? app::FetchPages(session, id, args["page_start"].get<int>(),
+                                        args.value("page_end", args["page_start"].get<int>()), max_tokens)
                       : app::FetchSpan(session, id, args["line_start"].get<int>(),
                                        args["line_end"].get<int>(), max_tokens);
   KEBAB_RETURN_IF_ERROR(r.status());
@@ -287,17 +291,20 @@ std::vector<Tool> MakeTools() {
                {"seed", Int("Sampling seed, for repeatable answers.", 0)}},
               {"question"}),
        WireSchema("answer"), false, false, AskTool},
-      {"fetch", "Read a document, a chunk or a line range",
+      {"fetch", "Read a document, a chunk, a line range or PDF pages",
        "Reads what a hit cites: kind chunk (a chunk_id, with `context` neighbouring chunks), "
        "doc (a doc_id: the whole document) or span (a doc_id and line_start..line_end, as a "
-       "citation's start and end).",
-       Object({{"kind", Enum("What to read.", {"chunk", "doc", "span"})},
-               {"id", Str("chunk_id for kind chunk; doc_id for doc and span.")},
-               {"context", Int("kind chunk: neighbouring chunks on each side.", 0, 20)},
-               {"max_tokens", Int("Cut the text at about this many tokens.", 1)},
-               {"line_start", Int("kind span: first line, 1-based.", 1)},
-               {"line_end", Int("kind span: last line, inclusive.", 1)}},
-              {"kind", "id"}),
+       "line citation's start and end; or page_start..page_end, as a page citation's page).",
+       Object(
+           {{"kind", Enum("What to read.", {"chunk", "doc", "span"})},
+            {"id", Str("chunk_id for kind chunk; doc_id for doc and span.")},
+            {"context", Int("kind chunk: neighbouring chunks on each side.", 0, 20)},
+            {"max_tokens", Int("Cut the text at about this many tokens.", 1)},
+            {"line_start", Int("kind span: first line, 1-based.", 1)},
+            {"line_end", Int("kind span: last line, inclusive.", 1)},
+            {"page_start", Int("kind span of a PDF: first page, 1-based.", 1)},
+            {"page_end", Int("kind span of a PDF: last page, inclusive (default page_start).", 1)}},
+           {"kind", "id"}),
        WireSchema("fetch_result"), false, true, FetchTool},
       {"list_docs", "List indexed documents",
        "Lists the indexed documents with their doc_id, path, title, language and chunk count.",

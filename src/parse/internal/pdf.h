@@ -1,8 +1,9 @@
 // The PDF extractor (parse/extractor.h): the bytes go to the kebab-pdf worker (pdf_worker.cc,
 // poppler-cpp, in a process of its own with a time budget), and its pages come back as
 // paragraph blocks, each with a page span and the character range it covers in that page's
-// extracted text. Line-end hyphenation is joined; pages with no usable text are named in the
-// document's warnings as needing OCR. Module-private.
+// extracted text, and the heading path the document's outline gives its page. Line-end
+// hyphenation is joined; pages with no usable text are named in the document's warnings as
+// needing OCR. Module-private.
 #pragma once
 
 #include <chrono>
@@ -12,7 +13,8 @@
 
 namespace kebab::parse::internal {
 
-inline constexpr char kPdfParserVersion[] = "pdf-poppler-v1";
+// v2: blocks take their heading_path from the outline.
+inline constexpr char kPdfParserVersion[] = "pdf-poppler-v2";
 
 // The worker: $KEBAB_PDF_WORKER, else kebab-pdf beside the running executable.
 std::string PdfWorkerPath();
@@ -23,8 +25,8 @@ class PdfExtractor final : public Extractor {
   Result<CanonicalDocument> Extract(const ExtractInput& input) const override;
 };
 
-// One page's text as paragraph blocks (without ids), appended to `doc`; what is wrong with the
-// page goes to its warnings. Exposed for tests.
-void AppendPageBlocks(uint32_t page, std::string_view text, CanonicalDocument* doc);
+// One page's text as paragraph blocks (without ids), appended to `doc`; false for a page with
+// no usable text (named in the document's warnings as needing OCR). Exposed for tests.
+bool AppendPageBlocks(uint32_t page, std::string_view text, CanonicalDocument* doc);
 
 }  // namespace kebab::parse::internal
