@@ -18,6 +18,8 @@ every run with --json-out, so the floor is measured in the same run as kebab:
   mcp       bench/mcp_bench.py: lexical and (not with --quick) hybrid search through one
             `kebab mcp` process vs the same searches timed inside it, and its RSS over 10,000
             calls
+  pdf       bench/pdf_bench.py: PDF ingest vs pdftotext + a bare FTS5 load and Recoll, page
+            accuracy of page citations, a 2,000-page PDF's memory
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -377,6 +379,34 @@ def mcp_table(res):
     return notes, rows
 
 
+def pdf_table(res):
+    """The ten real text PDFs: ingest vs pdftotext + a bare FTS5 load (the floor) and Recoll;
+    page accuracy; a generated 2,000-page PDF's memory."""
+    notes = [f"{fmt(median(res.get('files')))} PDFs, {fmt(median(res.get('pages')))} pages "
+             "(../shared/data/pdf/text); page accuracy over "
+             f"{fmt(median(res.get('page_queries')))} sentences, each a whole `kebab search`; "
+             f"a generated {fmt(median(at(res, 'big', 'pages')))}-page PDF ingested alone"]
+    k = lambda key: at(res, "kebab", key)
+    rows = [
+        Row("cold ingest (s)", k("cold_ingest_s"), at(res, "floor", "total_s"),
+            "pdftotext (cores at once) + bare FTS5 load", (Target("≤ 2× floor", "ratio", "<=", 2),),
+            True),
+        Row("cold ingest (s)", k("cold_ingest_s"), at(res, "recoll", "cold_s"), "recollindex",
+            (Target("< recollindex", "ratio", "<=", 1.0),)),
+        Row("cold ingest (pages/s)", k("pages_per_s")),
+        Row("cold ingest peak RSS (MB)", k("peak_rss_mb"), at(res, "recoll", "peak_rss_mb"),
+            "recollindex", (Target("< 300 MB", "value", "<=", 300),)),
+        Row("no-op re-ingest (s)", k("noop_ingest_s"), at(res, "recoll", "noop_s"),
+            "recollindex, no change", (Target("< 0.2 s", "value", "<=", 0.2),), True),
+        Row("page accuracy (top hit cites the sentence's page)", res.get("page_accuracy"),
+            targets=(Target("≥ 0.98", "value", ">=", 0.98),), headline=True),
+        Row("2,000-page PDF: ingest (s)", at(res, "big", "ingest_s")),
+        Row("2,000-page PDF: peak RSS (MB)", at(res, "big", "peak_rss_mb"),
+            targets=(Target("< 300 MB", "value", "<=", 300),)),
+    ]
+    return notes, rows
+
+
 BENCHES = {
     "lexical": Bench(["bench/lexical_bench.py"], [], ["--corpus", "astro", "--queries", "20"],
                      [], ["kebab"], "ingest and search latency vs bare FTS5, Recoll, ripgrep",
@@ -411,6 +441,9 @@ BENCHES = {
     "mcp": Bench(["bench/mcp_bench.py"], ["--hybrid"], ["--queries", "50", "--calls", "1000"],
                  [], ["kebab", "kebab_bench_models"],
                  "search through `kebab mcp` vs inside it; the server's RSS", mcp_table),
+    "pdf": Bench(["bench/pdf_bench.py"], [], ["--sentences", "50", "--big-pages", "300",
+                                              "--no-recoll"], [], ["kebab", "kebab-pdf"],
+                 "PDF ingest vs pdftotext + FTS5 and Recoll; page accuracy", pdf_table),
     "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
                       ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
                       ["kebab_generate_bench", "kebab_bench_models"],

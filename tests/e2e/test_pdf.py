@@ -146,13 +146,13 @@ class GeneratedPdfTest(KebabTestCase):
 @unittest.skipUnless(os.path.isdir(SHARED_PDF),
                      f"{SHARED_PDF} is absent (the real PDFs live in ../shared/data/pdf)")
 class RealPdfTest(KebabTestCase):
-    FILES = ["r-intro.pdf", "acmart-sample-sigconf.pdf", "lshort-ko.pdf"]
+    FILES = ["r-intro.pdf", "acmart-sample-sigconf.pdf", "lshort-ko.pdf", "mpich-user.pdf"]
 
     def test_a_sentence_from_a_page_finds_that_page(self):
         for name in self.FILES:
             shutil.copy(os.path.join(SHARED_PDF, name), self.sb.path(name))
         _, report = self.ingest("--summary-only")
-        self.assertEqual((report["new"], report["errors"]), (3, 0), report)
+        self.assertEqual((report["new"], report["errors"]), (4, 0), report)
 
         rng = random.Random(7)
         cases = []
@@ -176,6 +176,12 @@ class RealPdfTest(KebabTestCase):
             right.append(top == f"{name}#p={page}")
         self.assertGreaterEqual(sum(right) / len(right), 0.9,
                                 f"{sum(right)} of {len(right)} sentences found their page")
+
+        # mpich-user.pdf's text layer spells "specified" with the ligature U+FB01: the index
+        # folds it, the stored text keeps it.
+        resp = self.search("specified", "--path-glob", "mpich-user.pdf", "--k", "3")
+        self.assertTrue(resp["hits"])
+        self.assertTrue(any("speci\ufb01ed" in h["snippet"] for h in resp["hits"]), resp["hits"])
 
         # Korean: the book's pages are cited too.
         resp = self.search("문서", "--k", "3")
