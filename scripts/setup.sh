@@ -37,7 +37,7 @@ PACKAGES=(
   libpoppler-cpp-dev libpoppler-private-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema
-  recollcmd ripgrep
+  recollcmd ripgrep poppler-utils
 )
 
 missing=()
