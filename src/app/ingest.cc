@@ -147,7 +147,12 @@ struct PipelineContext {
   chunk::ChunkPolicy policy;
   std::unordered_map<const chunk::Chunker*, std::string> policy_hashes;  // computed once each
   bool force = false;
+  const IngestEventSink* emit = nullptr;  // thread-safe; asset_progress from the workers
 };
+
+// A file that takes long to read reports its pages, at most every kProgressMillis and never
+// for a file read faster than that: the stream stays quiet for the usual small file.
+constexpr int64_t kProgressMillis = 250;
 
 // `analyzer` is the calling worker's own (analyzers are not thread-safe).
 Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer,
@@ -202,6 +207,20 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
   w.asset.discovered_at = NowRfc3339();
   parse::ExtractInput in{*bytes, file.workspace_path, asset_id, w.asset.discovered_at};
   in.max_seconds = ctx.config.ingest.pdf_max_seconds_per_file;
+  if (ctx.emit != nullptr) {
+    int64_t last_ms = MonotonicMillis();
+    in.on_progress = [&ctx, &file, last_ms](int done, int of) mutable {
+      const int64_t now = MonotonicMillis();
+      if (now - last_ms < kProgressMillis) return;
+      last_ms = now;
+      (*ctx.emit)({.kind = IngestEvent::Kind::kAssetProgress,
+                   .path = file.workspace_path,
+                   .done = done,
+                   .of = of,
+                   .unit = "page",
+                   .media = std::string(MediaKindName(file.media))});
+    };
+  }
   auto doc = extractor.Extract(in);
   if (!doc.ok()) {
     p.result = "error";
@@ -396,7 +415,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     }
   }
 
-  PipelineContext ctx{config, states, {}, {}, options.force_reingest};
+  PipelineContext ctx{config, states, {}, {}, options.force_reingest, &emit};
   ctx.policy.target_tokens = config.chunking.target_tokens;
   ctx.policy.overlap_tokens = config.chunking.overlap_tokens;
   ctx.policy.max_chunk_tokens = config.chunking.max_chunk_tokens;

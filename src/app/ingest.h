@@ -46,6 +46,7 @@ struct IngestEvent {
     kScanStarted,
     kScanCompleted,
     kAssetStarted,
+    kAssetProgress,
     kAssetFinished,
     kPurged,
     kEmbedBatchStarted,
@@ -57,17 +58,19 @@ struct IngestEvent {
   };
   Kind kind;
   std::string ts;
-  std::string root;        // scan_started
-  int64_t total = 0;       // scan_completed, asset_*
-  int64_t idx = 0;         // asset_* (1-based)
-  std::string path;        // asset_*, purged
-  std::string media;       // asset_started
-  std::string result;      // asset_finished: new | updated | unchanged | skipped | error
-  int chunks = 0;          // asset_finished; embed_batch_*: texts in the batch
-  int64_t ms = 0;          // asset_finished, embed_batch_finished, index_finished
-  std::string index_kind;  // index_finished: exact | hnsw
-  int64_t vectors = 0;     // index_finished: vectors in the index
-  IngestCounts counts;     // completed / aborted
+  std::string root;          // scan_started
+  int64_t total = 0;         // scan_completed, asset_*
+  int64_t idx = 0;           // asset_* (1-based)
+  std::string path;          // asset_*, purged
+  int64_t done = 0, of = 0;  // asset_progress: `unit`s of the file read so far, of its total
+  std::string unit;          // asset_progress: "page"
+  std::string media;         // asset_started
+  std::string result;        // asset_finished: new | updated | unchanged | skipped | error
+  int chunks = 0;            // asset_finished; embed_batch_*: texts in the batch
+  int64_t ms = 0;            // asset_finished, embed_batch_finished, index_finished
+  std::string index_kind;    // index_finished: exact | hnsw
+  int64_t vectors = 0;       // index_finished: vectors in the index
+  IngestCounts counts;       // completed / aborted
 };
 
 using IngestEventSink = std::function<void(const IngestEvent&)>;

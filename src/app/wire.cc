@@ -372,6 +372,14 @@ json IngestProgress(const IngestEvent& e) {
       j["kind"] = "asset_started";
       j["media"] = e.media;
       break;
+    case K::kAssetProgress:
+      j["kind"] = "asset_progress";
+      j["path"] = e.path;
+      j["media"] = e.media;
+      j["done"] = e.done;
+      j["of"] = e.of;
+      j["unit"] = e.unit;
+      break;
     case K::kAssetFinished:
       j["kind"] = "asset_finished";
       j["result"] = e.result;

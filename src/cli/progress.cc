@@ -28,6 +28,12 @@ void ProgressBar::OnEvent(const app::IngestEvent& e) {
     case K::kAssetStarted:
       current_ = e.path;
       break;
+    case K::kAssetProgress:
+      // A long file being read (its pages), ahead of its turn to be written.
+      current_ = e.path + " (" + e.unit + " " + std::to_string(e.done) + " of " +
+                 std::to_string(e.of) + ")";
+      Draw(false);
+      break;
     case K::kAssetFinished:
       done_ = e.idx;
       Draw(false);

@@ -7,6 +7,7 @@
 // damaged file); recoverable oddities are the document's warnings instead.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,9 @@ struct ExtractInput {
   // Budget for media read by a worker process (PDF): past it the worker is stopped and the
   // file is an error, so one hostile file cannot stall an ingest.
   int max_seconds = 60;
+  // Optional: told (done, total) as a long file is read, in the medium's own unit (a PDF's
+  // pages), from the extracting thread. It must be cheap and thread-safe.
+  std::function<void(int done, int total)> on_progress;
 };
 
 class Extractor {

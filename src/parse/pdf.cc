@@ -209,6 +209,7 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
           info = std::move(j);
         } else if (kind == "page") {
           ++pages_seen;
+          if (input.on_progress) input.on_progress(pages_seen, info.value("pages", 0));
           const uint32_t page = j.value("page", 0u);
           if (!AppendPageBlocks(page, j.value("text", std::string()), &doc)) {
             needs_ocr.push_back(page);

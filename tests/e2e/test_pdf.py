@@ -117,6 +117,27 @@ class GeneratedPdfTest(KebabTestCase):
         pages = self.kjson("inspect", "doc", gen["doc_id"], schema="document_inspection")["pages"]
         self.assertEqual([p["has_text"] for p in pages], [True, True, False])
 
+    def test_a_long_pdf_reports_its_pages_while_it_is_read(self):
+        pages = 3000  # about 1.5 s to read (bench/pdf_bench.py): reports at one per 250 ms
+        line = "a walrus hauls out on the floe and a seal slips into the lead of open water"
+        make_pdf(self.sb.path("papers/long.pdf"),
+                 [[f"Page {i + 1} of the long log."] + [line] * 25 for i in range(pages)])
+        events, report = self.ingest()  # the stream is validated, asset_progress included
+        self.assertEqual(report["errors"], 0, report)
+        progress = [e for e in events if e["kind"] == "asset_progress"]
+        self.assertTrue(progress, "no asset_progress for a 3,000-page PDF")
+        self.assertEqual({(e["path"], e["media"], e["unit"], e["of"]) for e in progress},
+                         {("papers/long.pdf", "pdf", "page", pages)})
+        done = [e["done"] for e in progress]
+        self.assertEqual(done, sorted(done))
+        self.assertTrue(all(1 <= d <= pages for d in done), done)
+        # Read ahead of its turn to be written: the pages come before its asset_started.
+        started = [i for i, e in enumerate(events)
+                   if e["kind"] == "asset_started" and e["path"] == "papers/long.pdf"]
+        self.assertLess(events.index(progress[-1]), started[0])
+        # A short file says nothing but started and finished.
+        self.assertFalse([e for e in progress if e["path"] != "papers/long.pdf"])
+
     def test_broken_pdfs_cost_one_file_each(self):
         with open(self.sb.path("papers/garbage.pdf"), "wb") as f:
             f.write(b"%PDF-1.4\nthis is not a PDF body at all\n" * 10)
