@@ -34,19 +34,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.normpath(os.path.join(REPO, "..", "shared", "data", "pdf", "text"))
 sys.path.insert(0, os.path.join(REPO, "tests", "tools"))
 from make_pdf import make_pdf  # noqa: E402
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-
-
-def timed(cmd, **kw):
-    """Runs cmd under /usr/bin/time; (seconds, peak RSS MB of its largest process, process)."""
-    t0 = time.perf_counter()
-    p = run(["/usr/bin/time", "-f", "%M"] + cmd, **kw)
-    secs = time.perf_counter() - t0
-    last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "0"
-    return secs, int(last) / 1024.0 if last.isdigit() else 0.0, p
+from lexical_bench import index_recoll, run, timed  # noqa: E402  (bench/ is on the path)
 
 
 class Kebab:
@@ -115,19 +103,15 @@ def floor(files, work):
 
 
 def recoll(root, work):
-    if not shutil.which("recollindex") or not shutil.which("pdftotext"):
+    if not shutil.which("pdftotext"):
         return None
-    conf = os.path.join(work, "recoll-conf")
-    shutil.rmtree(conf, ignore_errors=True)
-    os.makedirs(conf)
-    with open(os.path.join(conf, "recoll.conf"), "w") as f:
-        f.write(f"topdirs = {root}\nindexstemminglanguages = english\n")
-    cold, rss, _ = timed(["recollindex", "-c", conf])
-    noop, _, _ = timed(["recollindex", "-c", conf])
+    stats, _ = index_recoll(root, work)  # cold and no-op recollindex, as lexical_bench does
+    if stats is None:
+        return None
     # How many PDFs it indexed (its PDF filter needs pdftotext and python3).
-    p = run(["recollq", "-c", conf, "-b", "mime:application/pdf"])
+    p = run(["recollq", "-c", os.path.join(work, "recoll-conf"), "-b", "mime:application/pdf"])
     docs = len([line for line in p.stdout.splitlines() if line.startswith("file://")])
-    return {"cold_s": cold, "peak_rss_mb": rss, "noop_s": noop, "pdfs_indexed": docs}
+    return {**stats, "pdfs_indexed": docs}
 
 
 def page_sentences(n, seed=7):

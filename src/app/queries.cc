@@ -28,6 +28,13 @@ Status CheckId(const std::string& id, const char* what) {
       std::string("copy the ") + what + "_id from `kebab search --json` or `kebab list docs`");
 }
 
+// A span's [first, last]: 1-based and not backwards. `unit` is "line" or "page".
+Status CheckRange(const char* unit, int first, int last) {
+  if (first >= 1 && last >= first) return Status::OK();
+  return InvalidInput(std::string(unit) + " range must be 1-based and not run backwards (got " +
+                      std::to_string(first) + "-" + std::to_string(last) + ")");
+}
+
 Status DocNotFound(const std::string& id) {
   return Status(ErrorCode::kDocNotFound, "no document with id " + id,
                 "list ids with `kebab list docs`");
@@ -245,37 +252,22 @@ Result<FetchResult> FetchChunk(Session& session, const std::string& chunk_id, in
 }
 
 Result<FetchResult> FetchDocument(Session& session, const std::string& doc_id, int max_tokens) {
-  KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
-  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
-  KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
-  if (!doc) return DocNotFound(doc_id);
-  return DocumentText(*doc, max_tokens);
+  KEBAB_ASSIGN_OR_RETURN(store::StoredDocument doc, InspectDocument(session, doc_id));
+  return DocumentText(doc, max_tokens);
 }
 
 Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int line_start,
                               int line_end, int max_tokens) {
-  if (line_start < 1 || line_end < line_start) {
-    return InvalidInput("line range must be 1-based and not run backwards (got " +
-                        std::to_string(line_start) + "-" + std::to_string(line_end) + ")");
-  }
-  KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
-  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
-  KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
-  if (!doc) return DocNotFound(doc_id);
-  return SpanText(*doc, line_start, line_end, max_tokens);
+  KEBAB_RETURN_IF_ERROR(CheckRange("line", line_start, line_end));
+  KEBAB_ASSIGN_OR_RETURN(store::StoredDocument doc, InspectDocument(session, doc_id));
+  return SpanText(doc, line_start, line_end, max_tokens);
 }
 
 Result<FetchResult> FetchPages(Session& session, const std::string& doc_id, int page_start,
                                int page_end, int max_tokens) {
-  if (page_start < 1 || page_end < page_start) {
-    return InvalidInput("page range must be 1-based and not run backwards (got " +
-                        std::to_string(page_start) + "-" + std::to_string(page_end) + ")");
-  }
-  KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));
-  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
-  KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
-  if (!doc) return DocNotFound(doc_id);
-  return PagesText(*doc, page_start, page_end, max_tokens);
+  KEBAB_RETURN_IF_ERROR(CheckRange("page", page_start, page_end));
+  KEBAB_ASSIGN_OR_RETURN(store::StoredDocument doc, InspectDocument(session, doc_id));
+  return PagesText(doc, page_start, page_end, max_tokens);
 }
 
 Citation ChunkCitation(const store::StoredChunk& c) {
