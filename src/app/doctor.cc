@@ -8,6 +8,7 @@
 #include "app/internal/session_state.h"
 #include "app/internal_store.h"
 #include "llm/open.h"
+#include "parse/extractor.h"
 #include "store/migrations.h"
 
 namespace kebab::app {
@@ -89,6 +90,17 @@ DoctorReport Doctor(Session* session, const Status& load_status, const std::stri
       } else {
         add("fts_consistent", false, stats.status().message());
       }
+    }
+  }
+  // The readers of media that need a program of their own (PDF: kebab-pdf).
+  for (MediaKind media : parse::ExtractableMedia()) {
+    Result<std::string> reader = parse::ExtractorFor(media)->Check();
+    if (reader.ok() && reader->empty()) continue;
+    const std::string name = "reader_" + std::string(MediaKindName(media));
+    if (reader.ok()) {
+      add(name, true, *reader);
+    } else {
+      add(name, false, reader.status().message(), reader.status().hint());
     }
   }
   if (config->embedding.provider == "none") {

@@ -36,6 +36,10 @@ class Extractor {
   // Part of doc_id: bump it when the blocks made from the same bytes change.
   virtual std::string_view version() const = 0;
   virtual Result<CanonicalDocument> Extract(const ExtractInput& input) const = 0;
+  // What the extractor needs from outside this process (a worker program), checked for
+  // `kebab doctor`: a line saying what it found, or the error with a hint; empty when it needs
+  // nothing.
+  virtual Result<std::string> Check() const { return std::string(); }
 };
 
 // The extractor for `media`, or null when kebab cannot read that medium (yet).

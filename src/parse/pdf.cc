@@ -188,6 +188,33 @@ bool AppendPageBlocks(uint32_t page, std::string_view raw, CanonicalDocument* do
   return true;
 }
 
+Result<std::string> PdfExtractor::Check() const {
+  const std::string worker = PdfWorkerPath();
+  std::string poppler;
+  Result<SubprocessResult> run = RunSubprocess(
+      {worker, "--version"}, "", std::chrono::seconds(10), [&](std::string_view line) {
+        json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+        if (j.is_object() && j.value("kind", "") == "version") poppler = j.value("poppler", "");
+        return true;
+      });
+  const char* hint =
+      "install kebab-pdf beside kebab (scripts/setup.sh builds both), or point KEBAB_PDF_WORKER "
+      "at it";
+  if (!run.ok()) {
+    return Status(ErrorCode::kIoError, "cannot run the PDF reader: " + run.status().message(),
+                  hint);
+  }
+  if (run->exit_code != 0 || poppler.empty()) {
+    return Status(ErrorCode::kIoError,
+                  worker + " is not a working kebab-pdf (" +
+                      (run->timed_out ? std::string("no answer in 10 s")
+                                      : "exit " + std::to_string(run->exit_code)) +
+                      (run->stderr_tail.empty() ? "" : ": " + run->stderr_tail) + ")",
+                  hint);
+  }
+  return "kebab-pdf at " + worker + " (poppler " + poppler + ")";
+}
+
 Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const {
   CanonicalDocument doc;
   doc.asset_id = input.asset_id;

@@ -121,6 +121,36 @@ TEST(PdfExtractorTest, TheOutlineGivesEachPageItsHeadingPath) {
   EXPECT_EQ(doc->blocks[4].heading_path, Path({"2 Seals", "2.1 Ice"}));
 }
 
+TEST(PdfExtractorTest, DoctorsCheckFindsTheWorkerOrSaysHowToInstallIt) {
+  const Extractor* pdf = ExtractorFor(MediaKind::kPdf);
+  {
+    WorkerOverride worker(KEBAB_PDF_WORKER_PATH);
+    Result<std::string> found = pdf->Check();
+    ASSERT_TRUE(found.ok()) << found.status().ToString();
+    EXPECT_EQ(found->rfind("kebab-pdf at " + std::string(KEBAB_PDF_WORKER_PATH) + " (poppler ", 0),
+              0u)
+        << *found;
+  }
+  {
+    WorkerOverride worker(::testing::TempDir() + "/no-such-kebab-pdf");
+    Result<std::string> missing = pdf->Check();
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.status().code(), ErrorCode::kIoError);
+    EXPECT_NE(missing.status().hint().find("KEBAB_PDF_WORKER"), std::string::npos);
+  }
+  {
+    WorkerOverride worker(Script("not-a-reader", "echo oops >&2; exit 3"));
+    Result<std::string> broken = pdf->Check();
+    ASSERT_FALSE(broken.ok());
+    EXPECT_NE(broken.status().message().find("exit 3: oops"), std::string::npos)
+        << broken.status().message();
+  }
+  // Markdown needs nothing outside the process.
+  Result<std::string> markdown = ExtractorFor(MediaKind::kMarkdown)->Check();
+  ASSERT_TRUE(markdown.ok());
+  EXPECT_TRUE(markdown->empty());
+}
+
 TEST(PdfExtractorTest, AHungWorkerIsStoppedAtTheBudget) {
   WorkerOverride worker(Script("hang", "cat >/dev/null; exec sleep 60"));
   const auto started = std::chrono::steady_clock::now();

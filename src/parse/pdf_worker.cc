@@ -6,7 +6,7 @@
 //   {"kind":"page","page":N,"text":S}           one per page, in order, text in reading order
 //   {"kind":"end"}
 // or, for a file it cannot read, {"kind":"error","code":"encrypted"|"damaged","message":S}
-// and exit status 1.
+// and exit status 1. `kebab-pdf --version` writes {"kind":"version","poppler":S} (doctor).
 //
 // Why a process of its own: poppler and the libraries it loads (fontconfig, NSS, image
 // codecs) cost every process that links them tens of milliseconds at start-up, which
@@ -22,6 +22,7 @@
 #include <poppler-document.h>
 #include <poppler-global.h>
 #include <poppler-page.h>
+#include <poppler-version.h>
 
 #include <cstdio>
 #include <iostream>
@@ -110,8 +111,12 @@ void KeepError(const std::string& message, void*) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
+  if (argc > 1 && std::string(argv[1]) == "--version") {
+    Emit({{"kind", "version"}, {"poppler", poppler::version_string()}});
+    return 0;
+  }
   poppler::set_debug_error_function(KeepError, nullptr);
   const std::string bytes((std::istreambuf_iterator<char>(std::cin)), {});
   std::unique_ptr<poppler::document> doc(

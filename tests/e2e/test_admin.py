@@ -174,6 +174,16 @@ class DoctorSchemaTest(KebabTestCase):
         r = self.sb.run("doctor")
         self.assertExit(r, EXIT_OK)
         self.assertIn("all checks passed", r.stdout)
+        [reader] = [c for c in doctor["checks"] if c["name"] == "reader_pdf"]
+        self.assertRegex(reader["detail"], r"^kebab-pdf at .*kebab-pdf \(poppler \d+\.\d+")
+
+        # Without its PDF reader kebab still searches, and doctor says how to get it back.
+        gone = {"KEBAB_PDF_WORKER": os.path.join(self.sb.tmp, "no-such-kebab-pdf")}
+        doctor = self.kjson("doctor", schema="doctor", rc=EXIT_UNHEALTHY, env=gone)
+        [reader] = [c for c in doctor["checks"] if c["name"] == "reader_pdf"]
+        self.assertFalse(reader["ok"])
+        self.assertIn("KEBAB_PDF_WORKER", reader["hint"])
+        self.assertEqual([c["name"] for c in doctor["checks"] if not c["ok"]], ["reader_pdf"])
 
         size = os.path.getsize(self.sb.sqlite)
         with open(self.sb.sqlite, "wb") as f:

@@ -23,6 +23,8 @@ class PdfExtractor final : public Extractor {
  public:
   std::string_view version() const override { return kPdfParserVersion; }
   Result<CanonicalDocument> Extract(const ExtractInput& input) const override;
+  // Runs the worker's --version: "kebab-pdf at PATH (poppler X)".
+  Result<std::string> Check() const override;
 };
 
 // One page's text as paragraph blocks (without ids), appended to `doc`; false for a page with
