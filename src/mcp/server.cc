@@ -84,6 +84,7 @@ const internal::Tool* FindTool(const std::string& name, bool readonly) {
 
 struct Connection::Call {
   std::atomic<bool> cancelled{false};
+  std::thread thread;  // set under mu_ before the thread can reach its end
 };
 
 Connection::Connection(app::Session& session) : session_(session) {}
@@ -98,8 +99,13 @@ bool Connection::initialized() const {
 }
 
 void Connection::WaitIdle() {
-  std::unique_lock lock(mu_);
-  idle_.wait(lock, [&] { return calls_.empty(); });
+  std::vector<std::thread> finished;
+  {
+    std::unique_lock lock(mu_);
+    idle_.wait(lock, [&] { return calls_.empty(); });
+    finished.swap(finished_);
+  }
+  for (std::thread& t : finished) t.join();
 }
 
 void Connection::Receive(std::string_view line, Sender send) {
@@ -234,38 +240,41 @@ std::optional<json> Connection::StartCall(const json& id, const json& params, Se
 
   const std::string key = Dump(id);
   auto call = std::make_shared<Call>();
-  {
-    std::lock_guard lock(mu_);
-    if (!calls_.emplace(key, call).second) {
-      return Failure(id, kInvalidRequest, "request id " + key + " is already running");
-    }
+  std::lock_guard lock(mu_);
+  if (!calls_.emplace(key, call).second) {
+    return Failure(id, kInvalidRequest, "request id " + key + " is already running");
   }
-  std::thread([this, tool, id, key, call, token, send = std::move(send),
-               arguments = std::move(arguments)] {
-    internal::CallContext ctx;
-    ctx.cancel = &call->cancelled;
-    auto last_sent = std::chrono::steady_clock::time_point();
-    double last_progress = 0;
-    ctx.progress = [&](double progress, double total, const std::string& message) {
-      if ((!token.is_string() && !token.is_number_integer()) || progress <= last_progress) return;
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last_sent < kProgressInterval && !(total > 0 && progress >= total)) return;
-      last_sent = now;
-      last_progress = progress;
-      json p = {{"progressToken", token}, {"progress", progress}, {"message", message}};
-      if (total > 0) p["total"] = total;
-      send(
-          {Dump({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", p}}), false});
-    };
-    const json result = ToolResult(tool->call(session_, arguments, ctx));
-    // A cancelled request gets no reply (MCP: the client has stopped waiting for it).
-    send({call->cancelled ? "" : Dump(Reply(id, result)), true});
-    // Last: once calls_ is empty the connection may be destroyed, so nothing of it is touched
-    // after the lock is released.
-    std::lock_guard lock(mu_);
-    calls_.erase(key);
-    idle_.notify_all();
-  }).detach();
+  // Calls done since the last one: their threads are past their last use of the connection.
+  for (std::thread& t : finished_) t.join();
+  finished_.clear();
+  call->thread = std::thread(
+      [this, tool, id, key, call, token, send = std::move(send), arguments = std::move(arguments)] {
+        internal::CallContext ctx;
+        ctx.cancel = &call->cancelled;
+        auto last_sent = std::chrono::steady_clock::time_point();
+        double last_progress = 0;
+        ctx.progress = [&](double progress, double total, const std::string& message) {
+          if ((!token.is_string() && !token.is_number_integer()) || progress <= last_progress)
+            return;
+          const auto now = std::chrono::steady_clock::now();
+          if (now - last_sent < kProgressInterval && !(total > 0 && progress >= total)) return;
+          last_sent = now;
+          last_progress = progress;
+          json p = {{"progressToken", token}, {"progress", progress}, {"message", message}};
+          if (total > 0) p["total"] = total;
+          send({Dump({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", p}}),
+                false});
+        };
+        const json result = ToolResult(tool->call(session_, arguments, ctx));
+        // A cancelled request gets no reply (MCP: the client has stopped waiting for it).
+        send({call->cancelled ? "" : Dump(Reply(id, result)), true});
+        // Last: once calls_ is empty WaitIdle may join this thread and the connection be
+        // destroyed, so nothing of it is touched after the lock is released.
+        std::lock_guard lock(mu_);
+        finished_.push_back(std::move(call->thread));
+        calls_.erase(key);
+        idle_.notify_all();
+      });
   return std::nullopt;
 }
 
