@@ -124,7 +124,9 @@ class GeneratedPdfTest(KebabTestCase):
                  [[f"Page {i + 1} of the long log."] + [line] * 25 for i in range(pages)])
         events, report = self.ingest()  # the stream is validated, asset_progress included
         self.assertEqual(report["errors"], 0, report)
-        progress = [e for e in events if e["kind"] == "asset_progress"]
+        # Any file read for over 250 ms reports (under a sanitizer even the 3-page one may).
+        progress = [e for e in events
+                    if e["kind"] == "asset_progress" and e["path"] == "papers/long.pdf"]
         self.assertTrue(progress, "no asset_progress for a 3,000-page PDF")
         self.assertEqual({(e["path"], e["media"], e["unit"], e["of"]) for e in progress},
                          {("papers/long.pdf", "pdf", "page", pages)})
@@ -135,8 +137,6 @@ class GeneratedPdfTest(KebabTestCase):
         started = [i for i, e in enumerate(events)
                    if e["kind"] == "asset_started" and e["path"] == "papers/long.pdf"]
         self.assertLess(events.index(progress[-1]), started[0])
-        # A short file says nothing but started and finished.
-        self.assertFalse([e for e in progress if e["path"] != "papers/long.pdf"])
 
     def test_broken_pdfs_cost_one_file_each(self):
         with open(self.sb.path("papers/garbage.pdf"), "wb") as f:
