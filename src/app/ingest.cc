@@ -18,6 +18,7 @@
 #include "app/embed_stage.h"
 #include "app/internal_store.h"
 #include "chunk/chunker.h"
+#include "core/files.h"
 #include "core/hash.h"
 #include "core/ids.h"
 #include "core/time.h"
@@ -116,31 +117,6 @@ class ResultQueue {
   int producers_ = 0;
 };
 
-Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return IoError(std::string("cannot open: ") + std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    return IoError(std::string("cannot stat: ") + std::strerror(errno));
-  }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-    ::close(fd);
-    return Status(ErrorCode::kInvalidInput, "file grew past ingest.max_file_bytes");
-  }
-  std::string data(static_cast<size_t>(st.st_size), '\0');
-  size_t got = 0;
-  while (got < data.size()) {
-    ssize_t n = ::read(fd, data.data() + got, data.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  data.resize(got);
-  return data;
-}
-
 struct PipelineContext {
   const config::Config& config;
   const std::unordered_map<std::string, store::StoredDocState>& states;
@@ -164,7 +140,7 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
     out.ms = MonotonicMillis() - started;
     return std::move(out);
   };
-  auto bytes = ReadFile(file.abs_path, static_cast<uint64_t>(ctx.config.ingest.max_file_bytes));
+  auto bytes = ReadFileUpTo(file.abs_path, static_cast<uint64_t>(ctx.config.ingest.max_file_bytes));
   if (!bytes.ok()) {
     if (bytes.status().code() == ErrorCode::kInvalidInput) {
       p.result = "skipped";

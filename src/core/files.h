@@ -1,6 +1,7 @@
-// Whole-file writes that readers never see half done.
+// Whole files: writes that readers never see half done, and reads with a size cap.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,5 +13,10 @@ namespace kebab {
 // the same file never share one) and renames it onto `path`, creating the parent directory.
 // On failure the temp file is removed and `path` is left as it was: kIoError naming the file.
 Status WriteFileAtomically(const std::string& path, std::string_view bytes);
+
+// The whole file, read through one descriptor: kIoError when it cannot be opened or stat'ed,
+// kInvalidInput when it is larger than `max_bytes` (e.g. it grew since it was listed). A file
+// that shrinks while read comes back short.
+Result<std::string> ReadFileUpTo(const std::string& path, uint64_t max_bytes);
 
 }  // namespace kebab

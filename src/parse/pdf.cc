@@ -17,6 +17,10 @@ namespace {
 using nlohmann::json;
 
 constexpr char kAgent[] = "kebab-pdf";
+// What to do when the worker cannot be run: said by the extractor and by doctor alike.
+constexpr char kWorkerHint[] =
+    "install kebab-pdf beside kebab (scripts/setup.sh builds both), or point KEBAB_PDF_WORKER "
+    "at it";
 // A page with fewer visible characters than this has no text layer worth indexing (a scan,
 // or a page of figures): it is named as needing OCR instead.
 constexpr size_t kMinPageChars = 16;
@@ -197,12 +201,9 @@ Result<std::string> PdfExtractor::Check() const {
         if (j.is_object() && j.value("kind", "") == "version") poppler = j.value("poppler", "");
         return true;
       });
-  const char* hint =
-      "install kebab-pdf beside kebab (scripts/setup.sh builds both), or point KEBAB_PDF_WORKER "
-      "at it";
   if (!run.ok()) {
     return Status(ErrorCode::kIoError, "cannot run the PDF reader: " + run.status().message(),
-                  hint);
+                  kWorkerHint);
   }
   if (run->exit_code != 0 || poppler.empty()) {
     return Status(ErrorCode::kIoError,
@@ -210,7 +211,7 @@ Result<std::string> PdfExtractor::Check() const {
                       (run->timed_out ? std::string("no answer in 10 s")
                                       : "exit " + std::to_string(run->exit_code)) +
                       (run->stderr_tail.empty() ? "" : ": " + run->stderr_tail) + ")",
-                  hint);
+                  kWorkerHint);
   }
   return "kebab-pdf at " + worker + " (poppler " + poppler + ")";
 }
@@ -248,9 +249,7 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
         return true;
       });
   if (!run.ok()) {
-    return Status(ErrorCode::kIoError, run.status().message(),
-                  "kebab-pdf is built beside kebab (scripts/setup.sh); KEBAB_PDF_WORKER names "
-                  "another");
+    return Status(ErrorCode::kIoError, run.status().message(), kWorkerHint);
   }
   if (!error_code.empty()) {
     return Status(error_code == "encrypted" ? ErrorCode::kInvalidInput : ErrorCode::kCorrupt,
