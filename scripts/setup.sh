@@ -35,9 +35,10 @@ PACKAGES=(
   librust-blake3-dev
   libcurl4-openssl-dev libfmt-dev
   libpoppler-cpp-dev libpoppler-private-dev
+  libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-kor libexif-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema
-  recollcmd ripgrep poppler-utils
+  recollcmd ripgrep poppler-utils tesseract-ocr
 )
 
 missing=()

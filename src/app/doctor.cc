@@ -5,6 +5,7 @@
 
 #include "app/admin.h"
 #include "app/embed_stage.h"
+#include "app/internal/ocr.h"
 #include "app/internal/session_state.h"
 #include "app/internal_store.h"
 #include "llm/open.h"
@@ -102,6 +103,16 @@ DoctorReport Doctor(Session* session, const Status& load_status, const std::stri
     } else {
       add(name, false, reader.status().message(), reader.status().hint());
     }
+  }
+  // OCR: the worker runs, and Tesseract has every configured language.
+  if (config->ingest.ocr_enabled) {
+    const parse::OcrPool ocr(internal::OcrSettingsOf(*config), nullptr);
+    Result<std::string> checked = ocr.Check();
+    add("ocr", checked.ok(), checked.ok() ? *checked : checked.status().message(),
+        checked.ok() ? "" : checked.status().hint());
+  } else {
+    add("ocr", true, "off ([ingest.ocr] enabled = false): scans and images are found by name only",
+        "");
   }
   if (config->embedding.provider == "none") {
     add("embedding_model", true, "not configured (lexical search only)");

@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "app/embed_stage.h"
+#include "app/internal/ocr.h"
 #include "app/internal_store.h"
 #include "chunk/chunker.h"
 #include "core/files.h"
@@ -23,6 +24,7 @@
 #include "core/ids.h"
 #include "core/time.h"
 #include "parse/extractor.h"
+#include "parse/ocr.h"
 #include "source/walker.h"
 #include "text/analyzer.h"
 
@@ -37,6 +39,8 @@ struct Processed {
   std::string error;
   std::optional<store::DocumentWrite> write;
   int64_t ms = 0;
+  int ocr_pages = 0;
+  int64_t ocr_ms = 0;
   int worker = 0;  // which worker made it, and so frees it
 
   // The source bytes behind the rows it holds: what it weighs in the queue.
@@ -124,6 +128,12 @@ struct PipelineContext {
   std::unordered_map<const chunk::Chunker*, std::string> policy_hashes;  // computed once each
   bool force = false;
   const IngestEventSink* emit = nullptr;  // thread-safe; asset_progress from the workers
+  parse::OcrPool* ocr = nullptr;          // null when OCR is off
+  internal::StoreDerivationCache* ocr_log = nullptr;
+  std::string run_id;
+  const std::atomic<bool>* cancel = nullptr;
+  // Each extractor's parser_version under this run's settings, asked once.
+  std::unordered_map<const parse::Extractor*, std::string> versions;
 };
 
 // A file that takes long to read reports its pages, at most every kProgressMillis and never
@@ -159,7 +169,7 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
   const std::string asset_id = AssetId(checksum);
   auto stored = ctx.states.find(file.workspace_path);
   if (!ctx.force && stored != ctx.states.end() && stored->second.asset_id == asset_id &&
-      stored->second.parser_version == extractor.version() &&
+      stored->second.parser_version == ctx.versions.at(&extractor) &&
       stored->second.chunker_version == chunker.version() &&
       stored->second.policy_hash == policy_hash) {
     p.result = "unchanged";
@@ -197,7 +207,48 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
                    .media = std::string(MediaKindName(file.media))});
     };
   }
+  in.ocr = ctx.ocr;
+  in.cancel = ctx.cancel;
+  // Counted here for the report item; told to the stream and the OCR log as they happen.
+  std::atomic<int> ocr_pages{0};
+  std::atomic<int64_t> ocr_ms{0};
+  if (ctx.ocr != nullptr) {
+    in.on_ocr = [&ctx, &file, &ocr_pages, &ocr_ms](const parse::OcrEvent& e) {
+      const bool finished = e.kind == parse::OcrEvent::Kind::kFinished;
+      if (finished) {
+        ocr_pages.fetch_add(1);
+        ocr_ms.fetch_add(e.ms);
+        store::OcrEventRecord record{.run_id = ctx.run_id,
+                                     .ts = NowRfc3339(),
+                                     .doc_path = file.workspace_path,
+                                     .page = e.page,
+                                     .ms = e.ms,
+                                     .chars = e.chars,
+                                     .cached = e.cached,
+                                     .engine = ctx.ocr->EngineVersion()};
+        if (!e.failure.empty()) record.failure = e.failure;
+        ctx.ocr_log->Log(std::move(record));
+      }
+      if (ctx.emit == nullptr) return;
+      (*ctx.emit)(
+          {.kind = finished ? IngestEvent::Kind::kOcrFinished : IngestEvent::Kind::kOcrStarted,
+           .path = file.workspace_path,
+           .media = std::string(MediaKindName(file.media)),
+           .ms = e.ms,
+           .page = e.page,
+           .ocr_chars = e.chars,
+           .ocr_cached = e.cached,
+           .ocr_engine = finished ? ctx.ocr->EngineVersion() : std::string(),
+           .failure = e.failure});
+    };
+  }
   auto doc = extractor.Extract(in);
+  p.ocr_pages = ocr_pages.load();
+  p.ocr_ms = ocr_ms.load();
+  if (!doc.ok() && doc.status().code() == ErrorCode::kCancelled) {
+    p.result = "cancelled";  // the run is ending; the next one reads this file again
+    return finish(std::move(p));
+  }
   if (!doc.ok()) {
     p.result = "error";
     p.error = doc.status().message();
@@ -391,7 +442,20 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     }
   }
 
+  // OCR for scans and images: worker processes start with the first page to read, and what
+  // they read is cached in the index file as it comes.
+  std::unique_ptr<internal::StoreDerivationCache> ocr_cache;
+  std::unique_ptr<parse::OcrPool> ocr;
+  if (config.ingest.ocr_enabled) {
+    KEBAB_ASSIGN_OR_RETURN(ocr_cache, internal::StoreDerivationCache::Open(config));
+    ocr = std::make_unique<parse::OcrPool>(internal::OcrSettingsOf(config), ocr_cache.get());
+  }
+
   PipelineContext ctx{config, states, {}, {}, options.force_reingest, &emit};
+  ctx.ocr = ocr.get();
+  ctx.ocr_log = ocr_cache.get();
+  ctx.run_id = report.run_id;
+  ctx.cancel = cancel;
   ctx.policy.target_tokens = config.chunking.target_tokens;
   ctx.policy.overlap_tokens = config.chunking.overlap_tokens;
   ctx.policy.max_chunk_tokens = config.chunking.max_chunk_tokens;
@@ -399,6 +463,8 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   for (MediaKind media : parse::ExtractableMedia()) {
     const chunk::Chunker* chunker = chunk::ChunkerFor(media);
     ctx.policy_hashes.emplace(chunker, chunker->PolicyHash(ctx.policy));
+    const parse::Extractor* extractor = parse::ExtractorFor(media);
+    ctx.versions.emplace(extractor, extractor->VersionFor(ctx.ocr));
   }
 
   int workers = config.ingest.max_parallel_extractors;
@@ -438,6 +504,9 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   int64_t batch_started = 0;
   auto flush = [&]() -> Status {
     batch_docs = 0;
+    // Pages OCR read go in with the batch: this thread is the only writer (see
+    // StoreDerivationCache).
+    if (ocr_cache != nullptr) KEBAB_RETURN_IF_ERROR(ocr_cache->Drain(*store));
     KEBAB_RETURN_IF_ERROR(store->CommitBatch());
     embed_stage.NoteCommit();
     return Status::OK();
@@ -448,7 +517,8 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   while (queue.PopAll(&batch)) {
     for (auto& processed : batch) {
       Processed& p = *processed;
-      if (!write_status.ok()) continue;  // drain so workers can finish
+      if (!write_status.ok()) continue;       // drain so workers can finish
+      if (p.result == "cancelled") continue;  // neither written nor counted: the run is aborted
       ++idx;
       const source::FoundFile& f = *p.file;
       emit({.kind = IngestEvent::Kind::kAssetStarted,
@@ -457,6 +527,8 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
             .path = f.workspace_path,
             .media = std::string(MediaKindName(f.media))});
       IngestItem item{.kind = p.result, .doc_path = f.workspace_path, .byte_len = f.size};
+      item.ocr_pages = p.ocr_pages;
+      item.ocr_ms = p.ocr_ms;
       if (p.result == "skipped") {
         tally.Add(p.skip_reason, f.workspace_path);
       } else if (p.result == "unchanged") {
@@ -510,6 +582,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     queue.Retire(std::move(batch));
   }
   for (auto& t : threads) t.join();
+  ocr.reset();  // no page is being read any more: the last flush writes all they read
   if (write_status.ok()) write_status = flush();
   if (bulk_load) {
     const Status indexed = store->EndBulkLoad();

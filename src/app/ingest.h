@@ -39,6 +39,8 @@ struct IngestItem {
   std::string parser_version, chunker_version;
   std::vector<std::string> warnings;
   std::string error;
+  int ocr_pages = 0;   // pages or images OCR read (from its cache or not)
+  int64_t ocr_ms = 0;  // time OCR spent on them
 };
 
 struct IngestEvent {
@@ -47,6 +49,8 @@ struct IngestEvent {
     kScanCompleted,
     kAssetStarted,
     kAssetProgress,
+    kOcrStarted,   // pdf_ocr_started: a page (or image) OCR begins to read
+    kOcrFinished,  // pdf_ocr_finished
     kAssetFinished,
     kPurged,
     kEmbedBatchStarted,
@@ -70,6 +74,11 @@ struct IngestEvent {
   int64_t ms = 0;            // asset_finished, embed_batch_finished, index_finished
   std::string index_kind;    // index_finished: exact | hnsw
   int64_t vectors = 0;       // index_finished: vectors in the index
+  int page = 0;              // ocr_*: 1-based page or frame (1 for a lone image)
+  int64_t ocr_chars = 0;     // ocr_finished
+  bool ocr_cached = false;   // ocr_finished: read from the OCR cache
+  std::string ocr_engine;    // ocr_finished
+  std::string failure;       // ocr_finished: why the page could not be read
   IngestCounts counts;       // completed / aborted
 };
 

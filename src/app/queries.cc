@@ -1,5 +1,6 @@
 #include "app/queries.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <future>
@@ -154,7 +155,12 @@ Result<FetchResult> SpanText(const store::StoredDocument& doc, int line_start, i
 // Pages [page_start, page_end] (checked by the caller) of a paged document's extracted text.
 Result<FetchResult> PagesText(const store::StoredDocument& doc, int page_start, int page_end,
                               int max_tokens) {
-  if (doc.doc.blocks.empty() || doc.doc.blocks.front().span.kind != SourceSpan::Kind::kPage) {
+  // Paged: its blocks are on pages (a PDF's text layer or OCR, a multi-page tiff's frames).
+  const bool paged = std::any_of(doc.doc.blocks.begin(), doc.doc.blocks.end(), [](const Block& b) {
+    return b.span.kind == SourceSpan::Kind::kPage ||
+           (b.span.kind == SourceSpan::Kind::kRegion && b.span.page > 0);
+  });
+  if (!paged) {
     return Status(ErrorCode::kSpanNotSupported,
                   "pages exist only for paged documents (PDFs), not " + doc.summary.media,
                   "read lines with `kebab fetch span DOC_ID START END`");
@@ -206,6 +212,27 @@ Result<store::StoredDocument> InspectDocument(Session& session, const std::strin
   KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(doc_id));
   if (!doc) return DocNotFound(doc_id);
   return std::move(*doc);
+}
+
+Result<store::OcrStats> InspectOcrStats(Session& session) {
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
+  return store->ComputeOcrStats();
+}
+
+Result<OcrFailures> InspectOcrFailures(Session& session, const std::optional<std::string>& doc_id,
+                                       int limit) {
+  OcrFailures out;
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
+  if (doc_id) {
+    KEBAB_RETURN_IF_ERROR(CheckId(*doc_id, "doc"));
+    KEBAB_ASSIGN_OR_RETURN(auto doc, store->GetDocument(*doc_id));
+    if (!doc) return DocNotFound(*doc_id);
+    out.doc_id = doc_id;
+    out.doc_path = doc->summary.doc_path;
+  }
+  KEBAB_ASSIGN_OR_RETURN(out.failures,
+                         store->OcrEvents(out.doc_path, /*failures_only=*/true, limit));
+  return out;
 }
 
 Result<store::StoredChunk> InspectChunk(Session& session, const std::string& chunk_id) {

@@ -22,6 +22,18 @@ Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
 Result<store::StoredDocument> InspectDocument(Session& session, const std::string& doc_id);
 Result<store::StoredChunk> InspectChunk(Session& session, const std::string& chunk_id);
 
+// What OCR has done across runs (`kebab inspect ocr-stats`, ocr_stats.v1).
+Result<store::OcrStats> InspectOcrStats(Session& session);
+
+struct OcrFailures {
+  std::optional<std::string> doc_id, doc_path;  // when asked for one document
+  std::vector<store::OcrEventRecord> failures;  // newest first
+};
+// The pages OCR failed on, newest first (`kebab inspect ocr-failures`, ocr_failures.v1); of
+// one document when `doc_id` is given (kDocNotFound when it is unknown).
+Result<OcrFailures> InspectOcrFailures(Session& session, const std::optional<std::string>& doc_id,
+                                       int limit);
+
 struct FetchResult {
   std::string kind;  // chunk | doc | span
   std::string doc_id, doc_path, title, indexed_at;

@@ -36,7 +36,9 @@ Result<SchemaInfo> Schema(Session& session) {
                        "eval_run.v1",
                        "eval_list.v1",
                        "eval_compare.v1",
-                       "eval_import_report.v1"};
+                       "eval_import_report.v1",
+                       "ocr_stats.v1",
+                       "ocr_failures.v1"};
   info.capabilities = {
       {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
       {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", true},

@@ -308,6 +308,10 @@ json IngestReport(const app::IngestReport& r) {
                        {"chunker_version", NullIfEmpty(i.chunker_version)},
                        {"warnings", i.warnings},
                        {"error", NullIfEmpty(i.error)}});
+      if (i.ocr_pages > 0) {
+        items.back()["ocr_pages"] = i.ocr_pages;
+        items.back()["ocr_ms"] = i.ocr_ms;
+      }
     }
     j["items"] = items;
   }
@@ -379,6 +383,20 @@ json IngestProgress(const IngestEvent& e) {
       j["done"] = e.done;
       j["of"] = e.of;
       j["unit"] = e.unit;
+      break;
+    case K::kOcrStarted:
+    case K::kOcrFinished:
+      j["kind"] = e.kind == K::kOcrStarted ? "pdf_ocr_started" : "pdf_ocr_finished";
+      j["path"] = e.path;
+      j["media"] = e.media;
+      j["page"] = e.page;
+      if (e.kind == K::kOcrFinished) {
+        j["ms"] = e.ms;
+        j["chars"] = e.ocr_chars;
+        j["cached"] = e.ocr_cached;
+        j["ocr_engine"] = e.ocr_engine;
+        j["failure_reason"] = e.failure.empty() ? json(nullptr) : json(e.failure);
+      }
       break;
     case K::kAssetFinished:
       j["kind"] = "asset_finished";

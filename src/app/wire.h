@@ -26,6 +26,8 @@ json QueryPlan(const search::MatchPlan& plan);
 json DocSummary(const store::DocSummary& doc);
 json ChunkInspection(const store::StoredChunk& chunk);
 json DocumentInspection(const store::StoredDocument& doc);
+json OcrStats(const store::OcrStats& stats);         // ocr_stats.v1 (wire_ocr.cc)
+json OcrFailures(const app::OcrFailures& failures);  // ocr_failures.v1 (wire_ocr.cc)
 json Doctor(const DoctorReport& report);
 json InitReport(const app::InitReport& report);
 json IngestReport(const app::IngestReport& report);

@@ -17,27 +17,35 @@ class MdHeading final : public Chunker {
   }
 };
 
-class PdfPage final : public Chunker {
+// pdf-page-v1 and image-region-v1: one policy over pages, under two names.
+class Pages final : public Chunker {
  public:
-  std::string_view version() const override { return internal::kPdfPageV1; }
+  explicit Pages(const char* version) : version_(version) {}
+  std::string_view version() const override { return version_; }
   std::string PolicyHash(const ChunkPolicy& policy) const override {
-    return internal::PdfPagePolicyHash(policy);
+    return internal::PagePolicyHash(policy, version_);
   }
   std::vector<Chunk> Split(const CanonicalDocument& doc, const ChunkPolicy& policy) const override {
-    return internal::ChunkPdfPages(doc, policy);
+    return internal::ChunkPages(doc, policy, version_);
   }
+
+ private:
+  const char* const version_;
 };
 
 }  // namespace
 
 const Chunker* ChunkerFor(MediaKind media) {
   static const MdHeading md_heading;
-  static const PdfPage pdf_page;
+  static const Pages pdf_page(internal::kPdfPageV1);
+  static const Pages image_region(internal::kImageRegionV1);
   switch (media) {
     case MediaKind::kMarkdown:
       return &md_heading;
     case MediaKind::kPdf:
       return &pdf_page;
+    case MediaKind::kImage:
+      return &image_region;
     default:
       return nullptr;
   }

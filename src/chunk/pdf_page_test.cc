@@ -116,8 +116,41 @@ TEST(PdfPageChunkerTest, AnOversizeParagraphSplitsIntoPiecesWithIdsOfTheirOwn) {
 TEST(PdfPageChunkerTest, PolicyHashDependsOnVersionAndSizes) {
   ChunkPolicy a, b;
   b.overlap_tokens = 10;
-  EXPECT_NE(internal::PdfPagePolicyHash(a), internal::PdfPagePolicyHash(b));
-  EXPECT_NE(internal::PdfPagePolicyHash(a), ChunkerFor(MediaKind::kMarkdown)->PolicyHash(a));
+  EXPECT_NE(internal::PagePolicyHash(a, internal::kPdfPageV1),
+            internal::PagePolicyHash(b, internal::kPdfPageV1));
+  EXPECT_NE(internal::PagePolicyHash(a, internal::kPdfPageV1),
+            ChunkerFor(MediaKind::kMarkdown)->PolicyHash(a));
+}
+
+TEST(PageChunkerTest, RegionBlocksCiteTheBoxAroundTheirLinesAndADescriptionStandsAlone) {
+  CanonicalDocument doc;
+  doc.doc_id = "doc-img";
+  auto add = [&](BlockKind kind, std::string text, uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
+    Block b;
+    b.kind = kind;
+    b.text = std::move(text);
+    b.ordinal = static_cast<int>(doc.blocks.size());
+    b.block_id = "b" + std::to_string(doc.blocks.size());
+    b.span.kind = SourceSpan::Kind::kRegion;
+    b.span.x = x, b.span.y = y, b.span.w = w, b.span.h = h;
+    doc.blocks.push_back(std::move(b));
+  };
+  add(BlockKind::kImageRef, "board.jpg, image 2000 x 1000 pixels", 0, 0, 2000, 1000);
+  add(BlockKind::kParagraph, "Sprint goals for the quarter", 100, 50, 800, 60);
+  add(BlockKind::kParagraph, "Ship the OCR pipeline", 120, 200, 500, 40);
+  const Chunker& chunker = *ChunkerFor(MediaKind::kImage);
+  EXPECT_EQ(chunker.version(), "image-region-v1");
+  const std::vector<Chunk> chunks = chunker.Split(doc, ChunkPolicy{});
+  ASSERT_EQ(chunks.size(), 2u);
+  EXPECT_EQ(chunks[0].text, "board.jpg, image 2000 x 1000 pixels");
+  ASSERT_EQ(chunks[1].source_spans.size(), 1u);
+  const SourceSpan& box = chunks[1].source_spans[0];
+  EXPECT_EQ(box.kind, SourceSpan::Kind::kRegion);
+  EXPECT_EQ(std::tie(box.x, box.y, box.w, box.h), std::make_tuple(100u, 50u, 800u, 190u));
+  EXPECT_EQ(chunks[1].section_label, "");
+  EXPECT_NE(chunks[0].chunk_id, chunks[1].chunk_id);
+  EXPECT_NE(chunker.PolicyHash(ChunkPolicy{}),
+            ChunkerFor(MediaKind::kPdf)->PolicyHash(ChunkPolicy{}));
 }
 
 }  // namespace

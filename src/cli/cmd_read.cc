@@ -67,6 +67,12 @@ int RunInspect(const Output& out, const Globals& g, const std::string& what,
     std::printf("%s\n", text.c_str());
     return kExitOk;
   }
+  if (what == "ocr-stats") {
+    auto stats = app::InspectOcrStats(session);
+    if (!stats.ok()) return out.Fail(stats.status());
+    std::printf("%s\n", app::wire::OcrStats(*stats).dump(out.json ? -1 : 2).c_str());
+    return kExitOk;
+  }
   if (what == "answer") {
     auto answer = app::StoredAnswerJson(session, id);
     if (!answer.ok()) return out.Fail(answer.status());
@@ -78,6 +84,18 @@ int RunInspect(const Output& out, const Globals& g, const std::string& what,
   if (!chunk.ok()) return out.Fail(chunk.status());
   std::string text = app::wire::ChunkInspection(*chunk).dump(out.json ? -1 : 2);
   std::printf("%s\n", text.c_str());
+  return kExitOk;
+}
+
+int RunInspectOcrFailures(const Output& out, const Globals& g, const std::string& doc_id,
+                          int limit) {
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  app::Session session(*std::move(config), {.readonly = g.readonly});
+  auto failures = app::InspectOcrFailures(
+      session, doc_id.empty() ? std::nullopt : std::optional<std::string>(doc_id), limit);
+  if (!failures.ok()) return out.Fail(failures.status());
+  std::printf("%s\n", app::wire::OcrFailures(*failures).dump(out.json ? -1 : 2).c_str());
   return kExitOk;
 }
 

@@ -71,6 +71,8 @@ int RunIngestFile(const Output& out, const Globals& g, const std::string& path);
 int RunIngestStdin(const Output& out, const Globals& g, const std::string& title);
 int RunListDocs(const Output& out, const Globals& g, const ListArgs& args);
 int RunInspect(const Output& out, const Globals& g, const std::string& what, const std::string& id);
+int RunInspectOcrFailures(const Output& out, const Globals& g, const std::string& doc_id,
+                          int limit);
 int RunFetch(const Output& out, const Globals& g, const FetchArgs& args);
 int RunSearch(const Output& out, const Globals& g, const SearchArgs& args);
 int RunAsk(const Output& out, const Globals& g, const AskArgs& args);

@@ -106,6 +106,16 @@ int Main(int argc, char** argv) {
   auto* inspect_answer =
       inspect->add_subcommand("answer", "A recorded `kebab ask` answer (answer.v1)");
   inspect_answer->add_option("trace_id", inspect_id, "Trace id, e.g. ret_4a8b2c1e")->required();
+  inspect->add_subcommand("ocr-stats",
+                          "What OCR did across ingests: pages read, from the cache, failed, "
+                          "time per page, by document (ocr_stats.v1)");
+  std::string ocr_doc_id;
+  int ocr_limit = 10;
+  auto* inspect_ocr_failures = inspect->add_subcommand(
+      "ocr-failures", "Pages OCR could not read, newest first, with the reason (ocr_failures.v1)");
+  inspect_ocr_failures->add_option("--doc-id", ocr_doc_id, "Only this document's pages");
+  inspect_ocr_failures->add_option("--limit", ocr_limit, "At most this many (0 = all)")
+      ->capture_default_str();
 
   FetchArgs fetch_args;
   auto* fetch = app.add_subcommand("fetch", "Read indexed text: a chunk, a document, or lines");
@@ -288,6 +298,10 @@ int Main(int argc, char** argv) {
   if (*inspect_doc) return RunInspect(out, g, "doc", inspect_id);
   if (*inspect_chunk) return RunInspect(out, g, "chunk", inspect_id);
   if (*inspect_answer) return RunInspect(out, g, "answer", inspect_id);
+  if (inspect->got_subcommand("ocr-stats")) return RunInspect(out, g, "ocr-stats", "");
+  if (*inspect_ocr_failures) {
+    return RunInspectOcrFailures(out, g, ocr_doc_id, ocr_limit);
+  }
   if (*fetch_chunk) fetch_args.what = "chunk";
   if (*fetch_doc) fetch_args.what = "doc";
   if (*fetch_span) fetch_args.what = "span";

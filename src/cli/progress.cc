@@ -34,6 +34,16 @@ void ProgressBar::OnEvent(const app::IngestEvent& e) {
                  std::to_string(e.of) + ")";
       Draw(false);
       break;
+    case K::kOcrStarted:
+      current_ = e.path + (e.media == "pdf" ? " (OCR of page " + std::to_string(e.page) + ")"
+                                            : std::string(" (OCR)"));
+      Draw(false);
+      break;
+    case K::kOcrFinished:
+      ++ocr_pages_;
+      ocr_cached_ += e.ocr_cached ? 1 : 0;
+      Draw(false);
+      break;
     case K::kAssetFinished:
       done_ = e.idx;
       Draw(false);
@@ -75,6 +85,10 @@ void ProgressBar::Draw(bool force) {
     std::snprintf(stats, sizeof stats, "%s ", "…");
   }
   std::string line = stats;
+  if (ocr_pages_ > 0) {
+    line += std::to_string(ocr_pages_) + " OCR pages" +
+            (ocr_cached_ > 0 ? " (" + std::to_string(ocr_cached_) + " cached) " : " ");
+  }
   if (embedded_ > 0 && done_ < total_) line += std::to_string(embedded_) + " embedded ";
   int room = width - static_cast<int>(line.size()) - 1;
   std::string file = current_;

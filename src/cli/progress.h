@@ -24,6 +24,7 @@ class ProgressBar {
   void Draw(bool force);
   bool enabled_;
   int64_t total_ = 0, done_ = 0, embedded_ = 0;
+  int64_t ocr_pages_ = 0, ocr_cached_ = 0;  // pages OCR has finished, of them from its cache
   int64_t start_ms_ = 0, last_draw_ms_ = 0;
   std::string current_;
   bool drawn_ = false;

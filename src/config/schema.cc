@@ -15,6 +15,11 @@ constexpr SectionSpec kSections[] = {
      "How files are found and read during `kebab ingest`.\n"
      "(The older section name [indexing] is accepted too.)"},
     {"ingest.pdf", "How PDFs are read (by the kebab-pdf worker, one process per file)."},
+    {"ingest.ocr",
+     "OCR of scanned PDF pages and images (Tesseract, in kebab-ocr worker processes).\n"
+     "What OCR reads is cached in kebab.sqlite by the image's content and these settings,\n"
+     "so a file is never read twice; changing languages or mode re-reads."},
+    {"ingest.pdf.ocr", "Which PDF pages are read by OCR, and how they are rendered for it."},
     {"chunking",
      "How documents are split into chunks for search and answers.\n"
      "Changing these re-chunks the affected documents on the next ingest."},
@@ -69,6 +74,30 @@ constexpr KeySpec kKeys[] = {
     {"ingest.pdf", "max_seconds_per_file", KEBAB_FIELD(ingest.pdf_max_seconds_per_file), false,
      "A PDF whose text takes longer than this is stopped and reported as an error,\n"
      "so a hostile file cannot stall the ingest. An integer 1..3600."},
+    {"ingest.ocr", "enabled", KEBAB_FIELD(ingest.ocr_enabled), false,
+     "Read scanned PDF pages and the text in images. true or false."},
+    {"ingest.ocr", "languages", KEBAB_FIELD(ingest.ocr_languages), false,
+     "Tesseract languages to read with, first the likeliest (its order matters:\n"
+     "Korean read far worse behind eng), e.g. [\"kor\", \"eng\"] (Debian packages\n"
+     "tesseract-ocr-eng, tesseract-ocr-kor; `kebab doctor` lists what is installed)."},
+    {"ingest.ocr", "page_segmentation_mode", KEBAB_FIELD(ingest.ocr_page_segmentation_mode), false,
+     "Tesseract's page segmentation mode (--psm): 3 = find the layout (columns,\n"
+     "blocks), 6 = one uniform block of text. An integer 0..13."},
+    {"ingest.ocr", "max_pixels", KEBAB_FIELD(ingest.ocr_max_pixels), false,
+     "Images larger than this many pixels are read scaled down to it; more than\n"
+     "four times larger (and not JPEG) are not read. An integer >= 1000000."},
+    {"ingest.ocr", "max_seconds_per_page", KEBAB_FIELD(ingest.ocr_max_seconds_per_page), false,
+     "A page or image that takes longer is stopped and reported. An integer 1..3600."},
+    {"ingest.ocr", "low_confidence", KEBAB_FIELD(ingest.ocr_low_confidence), false,
+     "Pages whose mean OCR confidence is below this are named in the warnings.\n"
+     "A number 0..100."},
+    {"ingest.ocr", "workers", KEBAB_FIELD(ingest.ocr_workers), false,
+     "OCR processes reading pages at once; 0 = one per CPU core. An integer 0..256."},
+    {"ingest.pdf.ocr", "dpi", KEBAB_FIELD(ingest.pdf_ocr_dpi), false,
+     "Resolution a scanned page is rendered at for OCR; region citations of PDF\n"
+     "pages are in pixels at this resolution. An integer 72..1200."},
+    {"ingest.pdf.ocr", "always", KEBAB_FIELD(ingest.pdf_ocr_always), false,
+     "OCR every page, not only those without a usable text layer. true or false."},
 
     {"chunking", "target_tokens", KEBAB_FIELD(chunking.target_tokens), false,
      "Size a chunk grows to before a new one starts, in tokens. An integer >= 16."},

@@ -110,6 +110,22 @@ Status Validate(const Config& config) {
   p.Range("ingest.max_parallel_extractors", config.ingest.max_parallel_extractors, 0, 256);
   p.AtLeast("ingest.max_file_bytes", config.ingest.max_file_bytes, 1024);
   p.Range("ingest.pdf.max_seconds_per_file", config.ingest.pdf_max_seconds_per_file, 1, 3600);
+  p.Range("ingest.ocr.page_segmentation_mode", config.ingest.ocr_page_segmentation_mode, 0, 13);
+  p.AtLeast("ingest.ocr.max_pixels", config.ingest.ocr_max_pixels, 1'000'000);
+  p.Range("ingest.ocr.max_seconds_per_page", config.ingest.ocr_max_seconds_per_page, 1, 3600);
+  p.Range("ingest.ocr.workers", config.ingest.ocr_workers, 0, 256);
+  p.Range("ingest.pdf.ocr.dpi", config.ingest.pdf_ocr_dpi, 72, 1200);
+  p.RangeReal("ingest.ocr.low_confidence", config.ingest.ocr_low_confidence, 0, 100);
+  if (config.ingest.ocr_enabled && config.ingest.ocr_languages.empty()) {
+    p.Add("ingest.ocr.languages must name at least one language while OCR is enabled");
+  }
+  for (const std::string& lang : config.ingest.ocr_languages) {
+    const bool plain =
+        !lang.empty() && lang.find_first_not_of(
+                             "abcdefghijklmnopqrstuvwxyz"
+                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == std::string::npos;
+    if (!plain) p.Add("ingest.ocr.languages: '" + lang + "' is not a Tesseract language name");
+  }
 
   const ChunkingConfig& c = config.chunking;
   p.AtLeast("chunking.target_tokens", c.target_tokens, 16);

@@ -114,8 +114,8 @@ bool ParseSeconds(std::string_view s, uint64_t* ms) {
 
 Status BadUri(std::string_view uri, std::string_view why) {
   return InvalidInput("invalid citation '" + std::string(uri) + "': " + std::string(why),
-                      "expected path#L12-L34, path#L12, path#p=3, path#xywh=x,y,w,h or "
-                      "path#t=start,end");
+                      "expected path#L12-L34, path#L12, path#p=3, path#xywh=x,y,w,h, "
+                      "path#p=3&xywh=x,y,w,h or path#t=start,end");
 }
 
 }  // namespace
@@ -163,8 +163,9 @@ std::string Citation::ToUri() const {
       uri += "#p=" + std::to_string(page);
       break;
     case Kind::kRegion:
-      uri += "#xywh=" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(w) +
-             "," + std::to_string(h);
+      uri += page > 0 ? "#p=" + std::to_string(page) + "&xywh=" : std::string("#xywh=");
+      uri += std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(w) + "," +
+             std::to_string(h);
       break;
     case Kind::kCaption:
       uri += "#caption";
@@ -204,10 +205,17 @@ Result<Citation> Citation::Parse(std::string_view uri) {
   }
   if (frag.starts_with("p=") || frag.starts_with("page=")) {
     c.kind = Kind::kPage;
-    if (!ParseU32(frag.substr(frag.find('=') + 1), &c.page) || c.page == 0) {
+    const size_t amp = frag.find('&');
+    if (!ParseU32(frag.substr(frag.find('=') + 1, amp == std::string_view::npos
+                                                      ? std::string_view::npos
+                                                      : amp - frag.find('=') - 1),
+                  &c.page) ||
+        c.page == 0) {
       return BadUri(uri, "bad page number");
     }
-    return c;
+    if (amp == std::string_view::npos) return c;
+    frag = frag.substr(amp + 1);
+    if (!frag.starts_with("xywh=")) return BadUri(uri, "unknown page parameter");
   }
   if (frag.starts_with("xywh=")) {
     c.kind = Kind::kRegion;
@@ -270,10 +278,14 @@ nlohmann::json Citation::ToWire() const {
       }
       break;
     case Kind::kRegion:
+      if (page > 0) j["page"] = page;
       j["x"] = x;
       j["y"] = y;
       j["w"] = w;
       j["h"] = h;
+      j["unit"] = "pixel";
+      if (dpi) j["dpi"] = *dpi;
+      j["section"] = section ? nlohmann::json(*section) : nlohmann::json(nullptr);
       break;
     case Kind::kCaption:
       j["model"] = model;
@@ -314,6 +326,8 @@ Citation CitationFromSpan(std::string_view path, const SourceSpan& span,
       break;
     case SourceSpan::Kind::kRegion:
       c.kind = Citation::Kind::kRegion;
+      c.page = span.page;
+      c.dpi = span.dpi;
       c.x = span.x;
       c.y = span.y;
       c.w = span.w;

@@ -1,6 +1,7 @@
 // Citations (spec §2.1, §3.5): where a hit or an answer claim comes from, as a typed value
 // and as a URI with a W3C Media Fragment: `path#L12-L34`, `path#L12`, `path#p=3`,
-// `path#xywh=x,y,w,h`, `path#t=822,850` (seconds, millisecond precision), `path#caption`.
+// `path#xywh=x,y,w,h` (an image), `path#p=2&xywh=x,y,w,h` (a region of a page),
+// `path#t=822,850` (seconds, millisecond precision), `path#caption`.
 // ToUri() and Parse() round-trip; `section` is display-only and not part of the URI.
 #pragma once
 
@@ -21,11 +22,13 @@ struct Citation {
   Kind kind = Kind::kLine;
   std::string path;                       // workspace path, POSIX
   uint32_t line_start = 0, line_end = 0;  // kLine, kCode (1-based, inclusive)
-  uint32_t page = 0;                      // kPage (1-based)
+  uint32_t page = 0;                      // kPage (1-based); kRegion: its page, 0 for an image
   // kPage: the cited characters [char_start, char_end) of the page's extracted text, in code
   // points; not part of the URI (a Media Fragment names the page only).
   std::optional<uint32_t> char_start, char_end;
-  uint32_t x = 0, y = 0, w = 0, h = 0;      // kRegion
+  // kRegion: pixels of the image as stored, or of the page rendered at `dpi` (not in the URI).
+  uint32_t x = 0, y = 0, w = 0, h = 0;
+  std::optional<uint32_t> dpi;
   std::string model;                        // kCaption
   uint64_t start_ms = 0, end_ms = 0;        // kTime
   std::optional<std::string> speaker;       // kTime

@@ -16,13 +16,12 @@ TEST_P(CitationRoundTrip, ParseThenFormatIsIdentity) {
   EXPECT_EQ(*again, *c);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fragments, CitationRoundTrip,
-                         ::testing::Values("notes/a.md#L12-L34", "notes/a.md#L12",
-                                           "papers/book.pdf#p=3", "photos/x.png#xywh=1,2,30,40",
-                                           "rec/talk.m4a#t=822,850",
-                                           "rec/talk.m4a#t=1.5,2.25&speaker=S1",
-                                           "img/cat.png#caption", "my notes/한글 파일.md#L1-L2",
-                                           "odd%23name.md#L3"));
+INSTANTIATE_TEST_SUITE_P(
+    Fragments, CitationRoundTrip,
+    ::testing::Values("notes/a.md#L12-L34", "notes/a.md#L12", "papers/book.pdf#p=3",
+                      "photos/x.png#xywh=1,2,30,40", "scans/letter.pdf#p=2&xywh=120,340,980,210",
+                      "rec/talk.m4a#t=822,850", "rec/talk.m4a#t=1.5,2.25&speaker=S1",
+                      "img/cat.png#caption", "my notes/한글 파일.md#L1-L2", "odd%23name.md#L3"));
 
 TEST(CitationTest, FieldsOfLineCitation) {
   auto c = Citation::Parse("notes/a.md#L12-L34");
@@ -49,8 +48,9 @@ TEST(CitationTest, ClockTimeIsAccepted) {
 }
 
 TEST(CitationTest, RejectsMalformed) {
-  for (const char* bad : {"notes/a.md", "#L1", "a.md#L0", "a.md#L5-L2", "a.md#Lx", "a.md#p=0",
-                          "a.md#xywh=1,2,3", "a.md#t=5,1", "a.md#zoom=2"}) {
+  for (const char* bad :
+       {"notes/a.md", "#L1", "a.md#L0", "a.md#L5-L2", "a.md#Lx", "a.md#p=0", "a.md#xywh=1,2,3",
+        "a.md#t=5,1", "a.md#zoom=2", "a.pdf#p=2&zoom=1", "a.pdf#p=0&xywh=1,2,3,4"}) {
     auto c = Citation::Parse(bad);
     EXPECT_FALSE(c.ok()) << bad;
     if (!c.ok()) {
@@ -89,6 +89,46 @@ TEST(CitationTest, APageSpanCitesItsPageAndCharactersButTheUriOnlyThePage) {
   span.char_end.reset();
   EXPECT_FALSE(
       CitationFromSpan("papers/x.pdf", span, std::nullopt).ToWire().contains("char_start"));
+}
+
+}  // namespace
+}  // namespace kebab
+
+namespace kebab {
+namespace {
+
+TEST(CitationTest, ARegionOfAPageNamesThePageAndItsResolution) {
+  SourceSpan span;
+  span.kind = SourceSpan::Kind::kRegion;
+  span.page = 2;
+  span.x = 120, span.y = 340, span.w = 980, span.h = 210;
+  span.dpi = 300;
+  const Citation c = CitationFromSpan("scans/letter.pdf", span, std::string("p. 2"));
+  EXPECT_EQ(c.ToUri(), "scans/letter.pdf#p=2&xywh=120,340,980,210");
+  const nlohmann::json wire = c.ToWire();
+  EXPECT_EQ(wire["kind"], "region");
+  EXPECT_EQ(wire["page"], 2);
+  EXPECT_EQ(wire["dpi"], 300);
+  EXPECT_EQ(wire["unit"], "pixel");
+  EXPECT_EQ(wire["w"], 980);
+  auto parsed = Citation::Parse(c.ToUri());
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->kind, Citation::Kind::kRegion);
+  EXPECT_EQ(parsed->page, 2u);
+  EXPECT_EQ(parsed->h, 210u);
+
+  span.page = 0;  // a lone image: no page in the URI or the wire
+  span.dpi.reset();
+  const Citation image = CitationFromSpan("photos/board.jpg", span, std::nullopt);
+  EXPECT_EQ(image.ToUri(), "photos/board.jpg#xywh=120,340,980,210");
+  EXPECT_FALSE(image.ToWire().contains("page"));
+  EXPECT_FALSE(image.ToWire().contains("dpi"));
+  // The span's JSON keeps page and dpi, and reads them back.
+  span.page = 3;
+  span.dpi = 150;
+  auto back = SourceSpan::FromJson(span.ToJson());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, span);
 }
 
 }  // namespace

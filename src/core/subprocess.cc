@@ -35,6 +35,7 @@ class Fd {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
   }
+  void Release() { fd_ = -1; }
 
  private:
   int fd_ = -1;
@@ -166,6 +167,127 @@ Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv, std
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;
+}
+
+Result<std::unique_ptr<ChildProcess>> ChildProcess::Start(const std::vector<std::string>& argv) {
+  Fd in_r, in_w, out_r, out_w, err_r, err_w;
+  KEBAB_RETURN_IF_ERROR(Pipe(&in_r, &in_w));
+  KEBAB_RETURN_IF_ERROR(Pipe(&out_r, &out_w));
+  KEBAB_RETURN_IF_ERROR(Pipe(&err_r, &err_w));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in_r.get(), 0);
+  posix_spawn_file_actions_adddup2(&actions, out_w.get(), 1);
+  posix_spawn_file_actions_adddup2(&actions, err_w.get(), 2);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = ::posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return IoError("cannot start " + argv[0] + ": " + std::strerror(rc));
+  std::unique_ptr<ChildProcess> child(new ChildProcess());
+  child->pid_ = pid;
+  child->in_ = in_w.get();
+  child->out_ = out_r.get();
+  child->err_ = err_r.get();
+  in_w.Release();
+  out_r.Release();
+  err_r.Release();
+  ::fcntl(child->in_, F_SETFL, O_NONBLOCK);
+  return child;
+}
+
+ChildProcess::~ChildProcess() {
+  if (pid_ > 0) Reap(/*kill=*/false);
+}
+
+std::string ChildProcess::Reap(bool kill) {
+  if (in_ >= 0) ::close(in_);
+  in_ = -1;
+  int status = 0;
+  if (kill) ::kill(pid_, SIGKILL);
+  // A child told its input is over exits at once; one that does not within a second is
+  // killed.
+  for (int i = 0; !kill && i < 100; ++i) {
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      break;
+    }
+    ::usleep(10000);
+  }
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  pid_ = -1;
+  for (int* fd : {&out_, &err_}) {
+    if (*fd >= 0) ::close(*fd);
+    *fd = -1;
+  }
+  std::string how = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                        : "exit " + std::to_string(WEXITSTATUS(status));
+  if (!stderr_tail_.empty()) {
+    std::string tail = stderr_tail_;
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+    how += ": " + tail.substr(tail.rfind('\n') == std::string::npos ? 0 : tail.rfind('\n') + 1);
+  }
+  return how;
+}
+
+Result<std::string> ChildProcess::Exchange(std::string_view request,
+                                           std::chrono::milliseconds timeout) {
+  if (pid_ <= 0) return IoError("the worker has ended");
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  size_t written = 0;
+  char buf[65536];
+  while (true) {
+    if (size_t nl = pending_.find('\n'); nl != std::string::npos && written == request.size()) {
+      std::string line = pending_.substr(0, nl);
+      pending_.erase(0, nl + 1);
+      return line;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      Reap(/*kill=*/true);
+      return Status(ErrorCode::kTimeout, "the worker gave no answer within " +
+                                             std::to_string(timeout.count() / 1000) +
+                                             " s and was stopped");
+    }
+    pollfd fds[3] = {{out_, POLLIN, 0}, {err_, POLLIN, 0}, {in_, POLLOUT, 0}};
+    const nfds_t n = written < request.size() ? 3 : 2;
+    if (::poll(fds, n, static_cast<int>(left.count())) < 0 && errno != EINTR) {
+      return IoError(std::string("poll: ") + std::strerror(errno));
+    }
+    if (n == 3 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      const ssize_t w = WriteWithoutSigpipe(in_, request.substr(written));
+      if (w > 0) written += static_cast<size_t>(w);
+      if (w < 0 && errno != EAGAIN && errno != EINTR) {
+        return IoError("the worker stopped reading (" + Reap(/*kill=*/true) + ")");
+      }
+    }
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+      const ssize_t r = ::read(err_, buf, sizeof(buf));
+      if (r == 0) {  // stderr closed: poll would report it at once every time
+        ::close(err_);
+        err_ = -1;
+      } else if (r > 0) {
+        stderr_tail_.append(buf, static_cast<size_t>(r));
+        if (stderr_tail_.size() > kStderrTail) {
+          stderr_tail_.erase(0, stderr_tail_.size() - kStderrTail);
+        }
+      }
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      const ssize_t r = ::read(out_, buf, sizeof(buf));
+      if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
+        return IoError("the worker ended (" + Reap(/*kill=*/false) + ")");
+      }
+      if (r > 0) pending_.append(buf, static_cast<size_t>(r));
+    }
+  }
 }
 
 }  // namespace kebab

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,35 @@ struct SubprocessResult {
 Result<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv, std::string_view input,
                                        std::chrono::milliseconds timeout,
                                        const std::function<bool(std::string_view line)>& on_line);
+
+// A helper program kept running for many requests (the OCR worker): each Exchange writes one
+// request to its stdin and reads its one-line reply from its stdout, under a deadline. A child
+// that misses the deadline is killed; one that dies is reported with its exit status and the
+// tail of its stderr. Not thread-safe: one caller at a time (a pool lends each to one thread).
+class ChildProcess {
+ public:
+  // io_error when the program cannot be started.
+  static Result<std::unique_ptr<ChildProcess>> Start(const std::vector<std::string>& argv);
+  ~ChildProcess();  // closes its stdin and reaps it, killing it after a moment
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Writes `request` and returns the next stdout line (without its newline). timeout when no
+  // line came in time (the child is then killed); io_error when the child has ended. After a
+  // failure the child is gone and alive() is false.
+  Result<std::string> Exchange(std::string_view request, std::chrono::milliseconds timeout);
+  bool alive() const { return pid_ > 0; }
+
+ private:
+  ChildProcess() = default;
+  // Kills (if asked) and reaps the child; says how it ended.
+  std::string Reap(bool kill);
+
+  int pid_ = -1;
+  int in_ = -1, out_ = -1, err_ = -1;
+  std::string pending_;      // stdout bytes after the last line returned
+  std::string stderr_tail_;  // the last 4 KiB it wrote on stderr
+};
 
 // The directory holding the running executable (helpers are installed beside it).
 std::string ExecutableDir();

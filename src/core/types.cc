@@ -84,10 +84,12 @@ nlohmann::json SourceSpan::ToJson() const {
       if (char_end) j["char_end"] = *char_end;
       break;
     case Kind::kRegion:
+      if (page > 0) j["page"] = page;
       j["x"] = x;
       j["y"] = y;
       j["w"] = w;
       j["h"] = h;
+      if (dpi) j["dpi"] = *dpi;
       break;
     case Kind::kTime:
       j["start_ms"] = start;
@@ -125,10 +127,12 @@ Result<SourceSpan> SourceSpan::FromJson(const nlohmann::json& j) {
       if (j.contains("char_end")) s.char_end = u32("char_end");
       break;
     case Kind::kRegion:
+      s.page = u32("page");
       s.x = u32("x");
       s.y = u32("y");
       s.w = u32("w");
       s.h = u32("h");
+      if (j.contains("dpi")) s.dpi = u32("dpi");
       break;
     case Kind::kTime:
       s.start = u64("start_ms");

@@ -33,10 +33,12 @@ struct SourceSpan {
   Kind kind = Kind::kLine;
   uint64_t start = 0;  // kLine/kCode: first line; kByte: offset; kTime: start_ms
   uint64_t end = 0;    // kLine/kCode: last line; kByte: end offset; kTime: end_ms
-  uint32_t page = 0;   // kPage
+  uint32_t page = 0;   // kPage; kRegion: the page or frame the region is on (0 = an image)
   std::optional<uint32_t> char_start, char_end;  // kPage
-  uint32_t x = 0, y = 0, w = 0, h = 0;           // kRegion
-  std::optional<std::string> symbol, lang;       // kCode
+  // kRegion: pixels of the page rendered at `dpi` (a PDF page), or of the image as stored.
+  uint32_t x = 0, y = 0, w = 0, h = 0;
+  std::optional<uint32_t> dpi;
+  std::optional<std::string> symbol, lang;  // kCode
 
   static SourceSpan Lines(uint32_t first, uint32_t last) {
     SourceSpan s;

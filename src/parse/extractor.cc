@@ -1,5 +1,6 @@
 #include "parse/extractor.h"
 
+#include "parse/internal/image.h"
 #include "parse/internal/pdf.h"
 #include "parse/markdown.h"
 
@@ -19,11 +20,14 @@ class MarkdownExtractor final : public Extractor {
 const Extractor* ExtractorFor(MediaKind media) {
   static const MarkdownExtractor markdown;
   static const internal::PdfExtractor pdf;
+  static const internal::ImageExtractor image;
   switch (media) {
     case MediaKind::kMarkdown:
       return &markdown;
     case MediaKind::kPdf:
       return &pdf;
+    case MediaKind::kImage:
+      return &image;
     default:
       return nullptr;
   }

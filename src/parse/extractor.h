@@ -7,6 +7,7 @@
 // damaged file); recoverable oddities are the document's warnings instead.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,19 @@
 #include "core/types.h"
 
 namespace kebab::parse {
+
+class OcrPool;
+
+// One page or image read by OCR, told as it starts and ends (spec §2.4a pdf_ocr_*).
+struct OcrEvent {
+  enum class Kind { kStarted, kFinished };
+  Kind kind = Kind::kStarted;
+  int page = 0;  // 1-based page or frame
+  int64_t ms = 0;
+  int64_t chars = 0;
+  bool cached = false;
+  std::string failure;  // kFinished: why the page could not be read, or empty
+};
 
 struct ExtractInput {
   std::string_view bytes;      // the whole file
@@ -28,6 +42,13 @@ struct ExtractInput {
   // Optional: told (done, total) as a long file is read, in the medium's own unit (a PDF's
   // pages), from the extracting thread. It must be cheap and thread-safe.
   std::function<void(int done, int total)> on_progress;
+  // OCR for scans and images; null when OCR is off. Not owned.
+  OcrPool* ocr = nullptr;
+  // Optional: told of each page OCR reads, from any thread. Must be thread-safe.
+  std::function<void(const OcrEvent&)> on_ocr;
+  // Optional: set when the run is interrupted; a long file stops between pages (what OCR
+  // finished stays cached) and Extract returns cancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 class Extractor {
@@ -35,6 +56,10 @@ class Extractor {
   virtual ~Extractor() = default;
   // Part of doc_id: bump it when the blocks made from the same bytes change.
   virtual std::string_view version() const = 0;
+  // The parser_version stored with what it extracts under these settings: version(), plus
+  // whatever of the settings changes its blocks (OCR languages, ...), so that changing them
+  // re-reads the files they affect. A document's id uses version() alone.
+  virtual std::string VersionFor(const OcrPool* /*ocr*/) const { return std::string(version()); }
   virtual Result<CanonicalDocument> Extract(const ExtractInput& input) const = 0;
   // What the extractor needs from outside this process (a worker program), checked for
   // `kebab doctor`: a line saying what it found, or the error with a hint; empty when it needs

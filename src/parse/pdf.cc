@@ -10,6 +10,7 @@
 #include "core/time.h"
 #include "core/unicode.h"
 #include "parse/language.h"
+#include "parse/ocr.h"
 
 namespace kebab::parse::internal {
 namespace {
@@ -17,10 +18,6 @@ namespace {
 using nlohmann::json;
 
 constexpr char kAgent[] = "kebab-pdf";
-// What to do when the worker cannot be run: said by the extractor and by doctor alike.
-constexpr char kWorkerHint[] =
-    "install kebab-pdf beside kebab (scripts/setup.sh builds both), or point KEBAB_PDF_WORKER "
-    "at it";
 // A page with fewer visible characters than this has no text layer worth indexing (a scan,
 // or a page of figures): it is named as needing OCR instead.
 constexpr size_t kMinPageChars = 16;
@@ -145,6 +142,17 @@ std::string FirstLine(const std::string& text) {
 
 }  // namespace
 
+const char kPdfWorkerHint[] =
+    "install kebab-pdf beside kebab (scripts/setup.sh builds both), or point KEBAB_PDF_WORKER "
+    "at it";
+
+std::string PdfExtractor::VersionFor(const OcrPool* ocr) const {
+  if (ocr == nullptr) return kPdfParserVersion;
+  const OcrSettings& s = ocr->settings();
+  return std::string(kPdfParserVersion) + "+ocr(" + ocr->Signature() + "|dpi" +
+         std::to_string(s.pdf_dpi) + (s.pdf_always ? "|always" : "") + ")";
+}
+
 std::string PdfWorkerPath() {
   if (const char* env = std::getenv("KEBAB_PDF_WORKER"); env != nullptr && *env != '\0') {
     return env;
@@ -159,7 +167,7 @@ bool AppendPageBlocks(uint32_t page, std::string_view raw, CanonicalDocument* do
     raw = repaired;
   }
   if (VisibleChars(raw) < kMinPageChars) {
-    doc->warnings.push_back("page " + std::to_string(page) + " has no usable text (needs OCR)");
+    doc->warnings.push_back(NeedsOcrWarning(page));
     return false;
   }
   // Paragraphs are runs of non-blank lines; a form feed ends the page's text.
@@ -203,7 +211,7 @@ Result<std::string> PdfExtractor::Check() const {
       });
   if (!run.ok()) {
     return Status(ErrorCode::kIoError, "cannot run the PDF reader: " + run.status().message(),
-                  kWorkerHint);
+                  kPdfWorkerHint);
   }
   if (run->exit_code != 0 || poppler.empty()) {
     return Status(ErrorCode::kIoError,
@@ -211,7 +219,7 @@ Result<std::string> PdfExtractor::Check() const {
                       (run->timed_out ? std::string("no answer in 10 s")
                                       : "exit " + std::to_string(run->exit_code)) +
                       (run->stderr_tail.empty() ? "" : ": " + run->stderr_tail) + ")",
-                  kWorkerHint);
+                  kPdfWorkerHint);
   }
   return "kebab-pdf at " + worker + " (poppler " + poppler + ")";
 }
@@ -220,7 +228,7 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
   CanonicalDocument doc;
   doc.asset_id = input.asset_id;
   doc.workspace_path = input.workspace_path;
-  doc.parser_version = kPdfParserVersion;
+  doc.parser_version = VersionFor(input.ocr);
   doc.doc_id = DocId(input.workspace_path, input.asset_id, kPdfParserVersion);
 
   json info;
@@ -249,7 +257,7 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
         return true;
       });
   if (!run.ok()) {
-    return Status(ErrorCode::kIoError, run.status().message(), kWorkerHint);
+    return Status(ErrorCode::kIoError, run.status().message(), kPdfWorkerHint);
   }
   if (!error_code.empty()) {
     return Status(error_code == "encrypted" ? ErrorCode::kInvalidInput : ErrorCode::kCorrupt,
@@ -268,6 +276,27 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
                       " after " + std::to_string(pages_seen) + " pages");
   }
 
+  const int pages = info.value("pages", 0);
+  json ocr_pages = json::array();
+  if (input.ocr != nullptr) {
+    std::vector<uint32_t> wanted;
+    if (input.ocr->settings().pdf_always) {
+      for (int p = 1; p <= pages; ++p) wanted.push_back(static_cast<uint32_t>(p));
+    } else {
+      for (const json& p : needs_ocr) wanted.push_back(p.get<uint32_t>());
+    }
+    if (!wanted.empty()) {
+      KEBAB_ASSIGN_OR_RETURN(const std::vector<uint32_t> filled, OcrPdfPages(input, wanted, &doc));
+      json still = json::array();
+      for (const json& p : needs_ocr) {
+        if (std::find(filled.begin(), filled.end(), p.get<uint32_t>()) == filled.end()) {
+          still.push_back(p);
+        }
+      }
+      needs_ocr = std::move(still);
+      for (uint32_t p : filled) ocr_pages.push_back(p);
+    }
+  }
   AssignHeadings(info.value("outline", json()), &doc);
   for (Block& block : doc.blocks) {
     block.block_id = BlockId(doc.doc_id, BlockKindName(block.kind), block.heading_path,
@@ -306,9 +335,14 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
   metadata.source_type = SourceType::kPaper;
   if (info.value("encrypted", false))
     doc.warnings.emplace_back("encrypted (opened without a password)");
-  const int pages = info.value("pages", 0);
   metadata.user["pages"] = pages;
   metadata.user["pages_needing_ocr"] = std::move(needs_ocr);
+  if (!ocr_pages.empty()) {
+    metadata.user["ocr"] = {{"pages", std::move(ocr_pages)},
+                            {"engine", input.ocr->EngineVersion()},
+                            {"languages", input.ocr->settings().Languages()},
+                            {"dpi", input.ocr->settings().pdf_dpi}};
+  }
   doc.provenance.push_back({NowRfc3339(), kAgent, "parsed",
                             std::string(kPdfParserVersion) + ", " + std::to_string(pages) +
                                 " pages, " + std::to_string(doc.blocks.size()) + " blocks"});

@@ -8,6 +8,12 @@
 // or, for a file it cannot read, {"kind":"error","code":"encrypted"|"damaged","message":S}
 // and exit status 1. `kebab-pdf --version` writes {"kind":"version","poppler":S} (doctor).
 //
+// `kebab-pdf --render DIR --dpi D --pages 2,4,6` renders those pages instead, for OCR: each
+// as an 8-bit grey PGM in DIR, announced once written as
+//   {"kind":"rendered","page":N,"path":S,"width":W,"height":H}
+// then {"kind":"end"}. Pages go out one at a time and the caller reads them as they come, so
+// a long scan never sits on disk whole when the caller keeps up (it stops reading when not).
+//
 // Why a process of its own: poppler and the libraries it loads (fontconfig, NSS, image
 // codecs) cost every process that links them tens of milliseconds at start-up, which
 // `kebab search` must not pay; and a hostile PDF that crashes or hangs poppler then costs one
@@ -21,10 +27,14 @@
 #include <Stream.h>
 #include <poppler-document.h>
 #include <poppler-global.h>
+#include <poppler-image.h>
+#include <poppler-page-renderer.h>
 #include <poppler-page.h>
 #include <poppler-version.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -109,6 +119,55 @@ void KeepError(const std::string& message, void*) {
   g_last_error = message;
 }
 
+// Writes `image` (gray8) as a binary PGM; false when the file cannot be written.
+bool WritePgm(const poppler::image& image, const std::string& path) {
+  std::ofstream out(path, std::ios::binary);
+  out << "P5\n" << image.width() << ' ' << image.height() << "\n255\n";
+  const char* data = image.const_data();
+  for (int y = 0; y < image.height(); ++y) {
+    out.write(data + static_cast<size_t>(y) * static_cast<size_t>(image.bytes_per_row()),
+              image.width());
+  }
+  return static_cast<bool>(out.flush());
+}
+
+// --render: the listed pages as grey images for OCR.
+int Render(poppler::document& doc, const std::string& dir, int dpi, const std::string& pages) {
+  poppler::page_renderer renderer;
+  renderer.set_image_format(poppler::image::format_gray8);
+  renderer.set_render_hints(poppler::page_renderer::antialiasing |
+                            poppler::page_renderer::text_antialiasing);
+  size_t pos = 0;
+  while (pos < pages.size()) {
+    size_t comma = pages.find(',', pos);
+    if (comma == std::string::npos) comma = pages.size();
+    const int number = std::atoi(pages.substr(pos, comma - pos).c_str());
+    pos = comma + 1;
+    if (number < 1 || number > doc.pages()) continue;
+    std::unique_ptr<poppler::page> page(doc.create_page(number - 1));
+    if (page == nullptr) continue;
+    const poppler::image image = renderer.render_page(page.get(), dpi, dpi);
+    if (!image.is_valid()) {
+      Emit({{"kind", "render_failed"}, {"page", number}});
+      continue;
+    }
+    const std::string path = dir + "/page-" + std::to_string(number) + ".pgm";
+    if (!WritePgm(image, path)) {
+      Emit({{"kind", "error"}, {"code", "io"}, {"message", "cannot write " + path}});
+      return 1;
+    }
+    Emit({{"kind", "rendered"},
+          {"page", number},
+          {"path", path},
+          {"width", image.width()},
+          {"height", image.height()}});
+    std::cout.flush();
+  }
+  Emit({{"kind", "end"}});
+  std::cout.flush();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,6 +191,17 @@ int main(int argc, char** argv) {
           {"code", "encrypted"},
           {"message", "encrypted, and it needs a password to open"}});
     return 1;
+  }
+  if (argc > 1 && std::string(argv[1]) == "--render") {
+    std::string dir, pages;
+    int dpi = 300;
+    for (int i = 1; i + 1 < argc; i += 2) {
+      const std::string flag = argv[i];
+      if (flag == "--render") dir = argv[i + 1];
+      if (flag == "--dpi") dpi = std::atoi(argv[i + 1]);
+      if (flag == "--pages") pages = argv[i + 1];
+    }
+    return Render(*doc, dir, dpi > 0 && dpi <= 1200 ? dpi : 300, pages);
   }
   json outline = json::array();
   {

@@ -26,6 +26,7 @@ constexpr std::array kExtensions = {
     ExtensionKind{"gif", MediaKind::kImage},
     ExtensionKind{"tif", MediaKind::kImage},
     ExtensionKind{"tiff", MediaKind::kImage},
+    ExtensionKind{"bmp", MediaKind::kImage},
     ExtensionKind{"m4a", MediaKind::kAudio},
     ExtensionKind{"mp3", MediaKind::kAudio},
     ExtensionKind{"wav", MediaKind::kAudio},

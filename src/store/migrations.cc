@@ -289,6 +289,29 @@ constexpr std::string_view kV007 = R"sql(
 CREATE INDEX idx_chunks_rowid_id ON chunks(chunk_rowid, chunk_id);
 )sql";
 
+// V008: the derivation cache (OCR pages, captions) and the OCR log (store/derivations.h).
+constexpr std::string_view kV008 = R"sql(
+CREATE TABLE derivations (
+  cache_key TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  created_at TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE ocr_events (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL,
+  ts TEXT NOT NULL,
+  doc_path TEXT NOT NULL,
+  page INTEGER NOT NULL,
+  ms INTEGER NOT NULL,
+  chars INTEGER NOT NULL,
+  cached INTEGER NOT NULL,
+  engine TEXT NOT NULL,
+  failure TEXT
+);
+CREATE INDEX idx_ocr_events_path ON ocr_events(doc_path, ts);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "documents, blocks, chunks, FTS5 (kebab tokenizer), jobs, ingest runs", kV001},
     {2, "chunks_fts written by the store; blocks as one rowid range per document", kV002},
@@ -297,6 +320,7 @@ constexpr Migration kMigrations[] = {
     {5, "answers of kebab ask, refusals included", kV005},
     {6, "eval runs and their per-query results", kV006},
     {7, "chunk ids by rowid from a covering index", kV007},
+    {8, "derivation cache (OCR, captions) and OCR log", kV008},
 };
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "core/status.h"
 #include "core/types.h"
 #include "store/answers.h"
+#include "store/derivations.h"
 #include "store/eval_runs.h"
 #include "store/sqlite_util.h"
 #include "store/text_column.h"
@@ -214,6 +215,16 @@ class Store {
   Status StartJob(const std::string& job_id, const std::string& kind,
                   const std::string& payload_json);
   Status RecordIngestRun(const IngestRunRecord& run);
+  // --- derivation cache and OCR log (store/derivations.cc) ---
+  // The payload cached under `key`, or nullopt.
+  Result<std::optional<std::string>> GetDerivation(const std::string& key);
+  // Writes the rows and events in one transaction (a key already there is replaced).
+  Status PutDerivations(const std::vector<DerivationRow>& rows,
+                        const std::vector<OcrEventRecord>& events);
+  // Every event, or those of one document; failures only when `failures_only`, newest first.
+  Result<std::vector<OcrEventRecord>> OcrEvents(const std::optional<std::string>& doc_path,
+                                                bool failures_only, int limit);
+  Result<OcrStats> ComputeOcrStats();
   // --- answers of `kebab ask` (store/answers.cc) ---
   // Inserts the row; a second record with the same trace id replaces the first.
   Status RecordAnswer(const AnswerRecord& answer);

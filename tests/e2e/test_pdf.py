@@ -36,7 +36,9 @@ class GeneratedPdfTest(KebabTestCase):
         _, full = self.ingest("--force-reingest")
         [item] = [i for i in full["items"] if i["doc_path"] == "papers/gen.pdf"]
         self.assertEqual(item["warnings"], ["page 3 has no usable text (needs OCR)"])
-        self.assertEqual(item["parser_version"], "pdf-poppler-v2")
+        # With OCR on (the default), the version names its engine and settings too.
+        self.assertTrue(item["parser_version"].startswith("pdf-poppler-v2+ocr(tesseract "),
+                        item["parser_version"])
         self.assertEqual(item["chunker_version"], "pdf-page-v1")
 
         for query, page in (("zebrafinch", 1), ("quokkas", 2)):

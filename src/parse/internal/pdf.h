@@ -19,9 +19,14 @@ inline constexpr char kPdfParserVersion[] = "pdf-poppler-v2";
 // The worker: $KEBAB_PDF_WORKER, else kebab-pdf beside the running executable.
 std::string PdfWorkerPath();
 
+// What to do when the worker cannot be run: said by the extractor and by doctor alike.
+extern const char kPdfWorkerHint[];
+
 class PdfExtractor final : public Extractor {
  public:
   std::string_view version() const override { return kPdfParserVersion; }
+  // With OCR: "+ocr(ENGINE|LANGS|psmN|mpN|dpiN[|always])".
+  std::string VersionFor(const OcrPool* ocr) const override;
   Result<CanonicalDocument> Extract(const ExtractInput& input) const override;
   // Runs the worker's --version: "kebab-pdf at PATH (poppler X)".
   Result<std::string> Check() const override;
@@ -30,5 +35,16 @@ class PdfExtractor final : public Extractor {
 // One page's text as paragraph blocks (without ids), appended to `doc`; false for a page with
 // no usable text (named in the document's warnings as needing OCR). Exposed for tests.
 bool AppendPageBlocks(uint32_t page, std::string_view text, CanonicalDocument* doc);
+
+// The warning naming a page without usable text.
+std::string NeedsOcrWarning(uint32_t page);
+
+// Reads `pages` by OCR (pdf_ocr.cc): rendered by the worker, read on input.ocr. A page that
+// yields text replaces its text-layer blocks with region blocks and loses its needs-OCR
+// warning; a page OCR fails on gets a warning. Returns the pages that got text; cancelled
+// when input.cancel is set mid-way (the pages read so far stay in the OCR cache).
+Result<std::vector<uint32_t>> OcrPdfPages(const ExtractInput& input,
+                                          const std::vector<uint32_t>& pages,
+                                          CanonicalDocument* doc);
 
 }  // namespace kebab::parse::internal

@@ -1,0 +1,377 @@
+// kebab-ocr: the OCR worker behind parse's OcrPool (parse/ocr.h). One process holds one
+// Tesseract engine and serves requests one at a time, so a pool of them reads pages on every
+// core; the engine is built once per language set and kept, because loading eng+kor costs more
+// than reading a small image.
+//
+// Protocol (stdin → stdout, one request at a time):
+//   request:  one JSON line {"bytes":N,"frame":F,"langs":"eng+kor","psm":P,"dpi":D,
+//             "orientation":O,"max_pixels":M}, then exactly N bytes of image (png, jpeg, tiff,
+//             webp, gif, bmp, pnm; F picks a page of a multi-page tiff; O is the EXIF
+//             orientation 1..8 to undo before recognition)
+//   reply:    one JSON line
+//             {"kind":"result","width":W,"height":H,"frames":N,"scale":S,"ms":T,
+//              "mean_conf":C,"lines":[{"text":S,"x":X,"y":Y,"w":W,"h":H,"conf":C,"para":K}]}
+//             with boxes in pixels of the image as stored (before orientation and any
+//             downscaling), or {"kind":"error","code":"unsupported"|"damaged"|"too_large"|
+//             "language","message":S}. The worker stays up after an error.
+//   `kebab-ocr --version` writes {"kind":"version","tesseract":S,"leptonica":S,
+//             "tessdata":DIR,"languages":[...]} (doctor).
+//
+// Why a process of its own: Tesseract, Leptonica and the image codecs they load would cost
+// `kebab search` their start-up, and a hostile image that crashes a codec then costs one
+// worker, which the pool replaces, never the ingest.
+//
+// Tesseract's OpenMP threads are held to one (OMP_THREAD_LIMIT=1, set by re-executing this
+// program before libgomp reads it): the pool already runs one page per core, and OpenMP's
+// spinning threads on a busy 2-core machine made each page slower, not faster.
+#include <leptonica/allheaders.h>
+#include <tesseract/baseapi.h>
+#include <tesseract/resultiterator.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+
+void Emit(const json& j) {
+  std::cout << j.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+  std::cout.flush();
+}
+
+json Error(const char* code, const std::string& message) {
+  return {{"kind", "error"}, {"code", code}, {"message", message}};
+}
+
+struct PixDeleter {
+  void operator()(PIX* p) const { pixDestroy(&p); }
+};
+using PixPtr = std::unique_ptr<PIX, PixDeleter>;
+
+std::string TessdataDir() {
+  if (const char* env = std::getenv("TESSDATA_PREFIX"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  for (const char* dir : {"/usr/share/tesseract-ocr/5/tessdata",
+                          "/usr/share/tesseract-ocr/4.00/tessdata", "/usr/share/tessdata"}) {
+    if (std::filesystem::is_directory(dir)) return dir;
+  }
+  return "";
+}
+
+std::vector<std::string> InstalledLanguages(const std::string& dir) {
+  std::vector<std::string> langs;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    constexpr std::string_view kExt = ".traineddata";
+    if (name.size() > kExt.size() && name.ends_with(kExt)) {
+      langs.push_back(name.substr(0, name.size() - kExt.size()));
+    }
+  }
+  std::sort(langs.begin(), langs.end());
+  return langs;
+}
+
+// The number of pages of a tiff held in memory.
+int TiffFrames(const uint8_t* data, size_t size) {
+  FILE* f = fmemopen(const_cast<uint8_t*>(data), size, "rb");
+  if (f == nullptr) return 1;
+  l_int32 n = 1;
+  if (tiffGetCount(f, &n) != 0) n = 1;
+  fclose(f);
+  return std::max(1, n);
+}
+
+// Undoes EXIF orientation `o` (1..8): the image as it should be seen.
+PixPtr Orient(PixPtr pix, int o) {
+  PIX* p = pix.get();
+  switch (o) {
+    case 2:
+      return PixPtr(pixFlipLR(nullptr, p));
+    case 3:
+      return PixPtr(pixRotateOrth(p, 2));
+    case 4:
+      return PixPtr(pixFlipTB(nullptr, p));
+    case 5: {
+      PixPtr r(pixRotateOrth(p, 1));
+      return PixPtr(pixFlipLR(nullptr, r.get()));
+    }
+    case 6:
+      return PixPtr(pixRotateOrth(p, 1));
+    case 7: {
+      PixPtr r(pixRotateOrth(p, 1));
+      return PixPtr(pixFlipTB(nullptr, r.get()));
+    }
+    case 8:
+      return PixPtr(pixRotateOrth(p, 3));
+    default:
+      return pix;
+  }
+}
+
+struct Box {
+  double x0, y0, x1, y1;
+};
+
+// A box in the oriented image back to the stored one (w, h: the stored size).
+Box Unorient(Box b, int o, double w, double h) {
+  auto map = [&](double ox, double oy, double* sx, double* sy) {
+    switch (o) {
+      case 2:
+        *sx = w - ox, *sy = oy;
+        break;
+      case 3:
+        *sx = w - ox, *sy = h - oy;
+        break;
+      case 4:
+        *sx = ox, *sy = h - oy;
+        break;
+      case 5:
+        *sx = oy, *sy = ox;
+        break;
+      case 6:
+        *sx = oy, *sy = h - ox;
+        break;
+      case 7:
+        *sx = w - oy, *sy = h - ox;
+        break;
+      case 8:
+        *sx = w - oy, *sy = ox;
+        break;
+      default:
+        *sx = ox, *sy = oy;
+    }
+  };
+  double ax, ay, bx, by;
+  map(b.x0, b.y0, &ax, &ay);
+  map(b.x1, b.y1, &bx, &by);
+  return {std::min(ax, bx), std::min(ay, by), std::max(ax, bx), std::max(ay, by)};
+}
+
+class Engine {
+ public:
+  ~Engine() { api_.End(); }
+
+  // Builds (or keeps) the engine for `langs`; false with `why` when a language is missing.
+  bool Use(const std::string& langs, std::string* why) {
+    if (ready_ && langs == langs_) return true;
+    if (ready_) api_.End();
+    ready_ = false;
+    const std::string dir = TessdataDir();
+    // Tesseract starts with the languages it could load and only warns about the others: a
+    // missing pack must be an error that names it.
+    const std::vector<std::string> installed = InstalledLanguages(dir);
+    std::string missing;
+    size_t pos = 0;
+    while (pos <= langs.size()) {
+      const size_t plus = std::min(langs.find('+', pos), langs.size());
+      const std::string lang = langs.substr(pos, plus - pos);
+      if (std::find(installed.begin(), installed.end(), lang) == installed.end()) {
+        missing += (missing.empty() ? "" : ", ") + lang;
+      }
+      pos = plus + 1;
+    }
+    if (!missing.empty()) {
+      *why = "Tesseract has no data for " + missing + " in " +
+             (dir.empty() ? std::string("its data directory") : dir) +
+             " (installed: " + Installed(dir) + ")";
+      return false;
+    }
+    if (api_.Init(dir.empty() ? nullptr : dir.c_str(), langs.c_str(), tesseract::OEM_LSTM_ONLY) !=
+        0) {
+      *why = "Tesseract cannot load the languages '" + langs + "' from " +
+             (dir.empty() ? std::string("its data directory") : dir) +
+             " (installed: " + Installed(dir) + ")";
+      return false;
+    }
+    langs_ = langs;
+    ready_ = true;
+    return true;
+  }
+
+  json Recognize(PIX* pix, int psm, int dpi) {
+    api_.SetPageSegMode(static_cast<tesseract::PageSegMode>(psm));
+    api_.SetImage(pix);
+    if (dpi > 0) api_.SetSourceResolution(dpi);
+    json lines = json::array();
+    double conf_sum = 0, conf_weight = 0;
+    if (api_.Recognize(nullptr) == 0) {
+      std::unique_ptr<tesseract::ResultIterator> it(api_.GetIterator());
+      int para = -1;
+      if (it != nullptr && !it->Empty(tesseract::RIL_TEXTLINE)) {
+        do {
+          if (it->IsAtBeginningOf(tesseract::RIL_PARA)) ++para;
+          std::unique_ptr<char[]> text(it->GetUTF8Text(tesseract::RIL_TEXTLINE));
+          if (text == nullptr) continue;
+          std::string s(text.get());
+          while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+          if (s.find_first_not_of(' ') == std::string::npos) continue;
+          int x0, y0, x1, y1;
+          if (!it->BoundingBox(tesseract::RIL_TEXTLINE, &x0, &y0, &x1, &y1)) continue;
+          const float conf = it->Confidence(tesseract::RIL_TEXTLINE);
+          conf_sum += conf * static_cast<double>(s.size());
+          conf_weight += static_cast<double>(s.size());
+          lines.push_back({{"text", std::move(s)},
+                           {"x", x0},
+                           {"y", y0},
+                           {"w", x1 - x0},
+                           {"h", y1 - y0},
+                           {"conf", std::round(static_cast<double>(conf) * 10) / 10},
+                           {"para", std::max(para, 0)}});
+        } while (it->Next(tesseract::RIL_TEXTLINE));
+      }
+    }
+    api_.Clear();
+    return {{"lines", std::move(lines)},
+            {"mean_conf", conf_weight > 0 ? std::round(conf_sum / conf_weight * 10) / 10 : 0.0}};
+  }
+
+ private:
+  static std::string Installed(const std::string& dir) {
+    std::string out;
+    for (const std::string& l : InstalledLanguages(dir)) out += (out.empty() ? "" : ", ") + l;
+    return out.empty() ? "none" : out;
+  }
+
+  tesseract::TessBaseAPI api_;
+  std::string langs_;
+  bool ready_ = false;
+};
+
+json Serve(Engine& engine, const json& req, const std::string& bytes) {
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  const int frame = req.value("frame", 0);
+  const int psm = req.value("psm", 3);
+  const int orientation = req.value("orientation", 1);
+  const double max_pixels = req.value("max_pixels", 40e6);
+  std::string why;
+  if (!engine.Use(req.value("langs", std::string("eng")), &why)) return Error("language", why);
+  if (bytes.empty()) return Error("damaged", "the file is empty");
+
+  l_int32 format = 0, w = 0, h = 0, bps = 0, spp = 0, cmap = 0;
+  if (findFileFormatBuffer(data, &format) != 0 || format == IFF_UNKNOWN) {
+    return Error("unsupported", "not an image format Leptonica reads");
+  }
+  if (pixReadHeaderMem(data, bytes.size(), &format, &w, &h, &bps, &spp, &cmap) != 0 || w <= 0 ||
+      h <= 0) {
+    return Error("damaged", "the image header cannot be read");
+  }
+  const double pixels = static_cast<double>(w) * h;
+  const bool jpeg = format == IFF_JFIF_JPEG;
+  // A JPEG decodes at 1/2, 1/4 or 1/8 size for the asking; anything else is decoded whole, so
+  // past a bound it is refused rather than allowed to take the machine's memory.
+  int reduction = 1;
+  while (jpeg && reduction < 8 && pixels / (reduction * reduction) > max_pixels) reduction *= 2;
+  if (!jpeg && pixels > 4 * max_pixels) {
+    return Error("too_large", std::to_string(w) + "x" + std::to_string(h) +
+                                  " pixels is over 4x ingest.ocr.max_pixels (" +
+                                  std::to_string(static_cast<long long>(max_pixels)) + ")");
+  }
+  const bool tiff = (format >= IFF_TIFF && format <= IFF_TIFF_ZIP) || format == IFF_TIFF_JPEG;
+  const int frames = tiff ? TiffFrames(data, bytes.size()) : 1;
+  if (frame < 0 || frame >= frames) return Error("damaged", "no page " + std::to_string(frame + 1));
+  PixPtr pix;
+  if (jpeg) {
+    l_int32 warnings = 0;
+    pix.reset(pixReadMemJpeg(data, bytes.size(), 0, reduction, &warnings, 0));
+  } else if (tiff) {
+    pix.reset(pixReadMemTiff(data, bytes.size(), frame));
+  } else {
+    pix.reset(pixReadMem(data, bytes.size()));
+  }
+  if (pix == nullptr) return Error("damaged", "the image data cannot be decoded (truncated?)");
+  double scale = 1.0 / reduction;
+  const double decoded = static_cast<double>(pixGetWidth(pix.get())) * pixGetHeight(pix.get());
+  if (decoded > max_pixels) {
+    const double s = std::sqrt(max_pixels / decoded);
+    PixPtr small(pixScale(pix.get(), static_cast<float>(s), static_cast<float>(s)));
+    if (small == nullptr) return Error("too_large", "the image cannot be scaled down");
+    pix = std::move(small);
+    scale *= s;
+  }
+  pix = Orient(std::move(pix), orientation);
+  if (pix == nullptr) return Error("damaged", "the image cannot be turned upright");
+
+  const auto started = std::chrono::steady_clock::now();
+  const int dpi = req.value("dpi", 0);
+  json out = engine.Recognize(pix.get(), psm, dpi > 0 ? static_cast<int>(dpi * scale) : 0);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - started)
+                      .count();
+  // Boxes go back to the stored image: first undo the turn, in the decoded size, then the
+  // scaling.
+  const double sw = w * scale, sh = h * scale;
+  for (json& line : out["lines"]) {
+    Box b{line["x"].get<double>(), line["y"].get<double>(),
+          line["x"].get<double>() + line["w"].get<double>(),
+          line["y"].get<double>() + line["h"].get<double>()};
+    b = Unorient(b, orientation, sw, sh);
+    const auto x0 = static_cast<int>(std::floor(b.x0 / scale));
+    const auto y0 = static_cast<int>(std::floor(b.y0 / scale));
+    line["x"] = std::clamp(x0, 0, w);
+    line["y"] = std::clamp(y0, 0, h);
+    line["w"] = std::clamp(static_cast<int>(std::ceil(b.x1 / scale)) - x0, 0, w);
+    line["h"] = std::clamp(static_cast<int>(std::ceil(b.y1 / scale)) - y0, 0, h);
+  }
+  out["kind"] = "result";
+  out["width"] = w;
+  out["height"] = h;
+  out["frames"] = frames;
+  out["scale"] = std::round(scale * 1e4) / 1e4;
+  out["ms"] = ms;
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // libgomp reads OMP_THREAD_LIMIT once, as it loads: set it and start again.
+  if (std::getenv("OMP_THREAD_LIMIT") == nullptr) {
+    ::setenv("OMP_THREAD_LIMIT", "1", 1);
+    ::execv("/proc/self/exe", argv);
+    // Without /proc the engine still works, only with its own thread count.
+  }
+  std::ios::sync_with_stdio(false);
+  setMsgSeverity(std::getenv("KEBAB_OCR_DEBUG") ? L_SEVERITY_INFO : L_SEVERITY_NONE);
+  if (argc > 1 && std::string(argv[1]) == "--version") {
+    const std::string dir = TessdataDir();
+    char* leptonica = getLeptonicaVersion();
+    const std::string leptonica_version = leptonica != nullptr ? leptonica : "";
+    lept_free(leptonica);
+    Emit({{"kind", "version"},
+          {"tesseract", tesseract::TessBaseAPI::Version()},
+          {"leptonica", leptonica_version},
+          {"tessdata", dir},
+          {"languages", InstalledLanguages(dir)}});
+    return 0;
+  }
+  Engine engine;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    const json req = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!req.is_object() || !req.contains("bytes") || !req["bytes"].is_number_unsigned()) {
+      Emit(Error("damaged", "bad request line"));
+      return 1;  // the stream is out of step: nothing after this can be trusted
+    }
+    std::string bytes(req["bytes"].get<size_t>(), '\0');
+    if (!bytes.empty() &&
+        !std::cin.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+      return 1;
+    }
+    Emit(Serve(engine, req, bytes));
+  }
+  return 0;
+}
