@@ -8,10 +8,12 @@ message when ../shared is absent)."""
 import json
 import os
 import shutil
+import signal
 import sys
 import unittest
 
-from kebab_e2e import REPO, KebabTestCase, kebab_bin
+from kebab_e2e import (EXIT_INTERRUPTED, REPO, KebabTestCase, ingest_stream_errors, kebab_bin,
+                       read_ndjson_until)
 
 sys.path.insert(0, os.path.join(REPO, "tests", "tools"))
 import make_scan  # noqa: E402
@@ -193,6 +195,38 @@ class GeneratedScanTest(KebabTestCase):
         [hit] = self.search("board")["hits"]
         self.assertEqual(hit["citation"]["uri"], "photos/board.png#xywh=0,0,1275,1650")
         self.assertEqual(self.search("wombats", rc=1)["hits"], [])
+
+
+class InterruptedOcrTest(KebabTestCase):
+    def test_ctrl_c_keeps_the_pages_read_and_the_next_ingest_resumes(self):
+        self.sb.write_config(OCR_CONFIG)
+        pages = 24
+        # Each page a little different, so that each is read (and cached) on its own.
+        scans = [make_scan.page_pgm(worker("kebab-pdf"), [f"Page {n} of the long scan"] + LINES,
+                                    DPI) for n in range(1, pages + 1)]
+        make_scan.image_pdf(self.sb.path("long.pdf"), scans, DPI)
+        proc = self.sb.popen("--json", "ingest")
+        lines, rest = read_ndjson_until(
+            proc, lambda e: e["kind"] == "pdf_ocr_finished" and e["page"] >= 3)
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        self.assertEqual(proc.returncode, EXIT_INTERRUPTED, err.decode("utf-8", "replace"))
+        stream = (b"\n".join(lines) + b"\n" + rest + out).decode("utf-8")
+        self.assertEqual(ingest_stream_errors(stream), [])
+        events = [json.loads(l) for l in stream.splitlines() if l.strip()]
+        self.assertTrue(events[-1]["aborted"])
+        read_before = {e["page"] for e in events if e.get("kind") == "pdf_ocr_finished"}
+        self.assertGreaterEqual(len(read_before), 3)
+        self.assertLess(len(read_before), pages, "Ctrl-C did not stop the OCR of the file")
+        self.assertEqual(self.list_docs(), [])  # the file was not finished, so not written
+
+        events, report = self.ingest()
+        self.assertEqual(report["new"], 1)
+        finished = {e["page"]: e["cached"] for e in events if e["kind"] == "pdf_ocr_finished"}
+        self.assertEqual(sorted(finished), list(range(1, pages + 1)))
+        self.assertEqual({p for p, cached in finished.items() if cached}, read_before)
+        self.assertEqual(self.hit_paths(self.search("'\"page 17 of the long scan\"'")),
+                         ["long.pdf"])
 
 
 @unittest.skipUnless(os.path.isdir(SHARED_OCR), f"{SHARED_OCR} is absent")
