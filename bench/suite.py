@@ -20,6 +20,8 @@ every run with --json-out, so the floor is measured in the same run as kebab:
             calls
   pdf       bench/pdf_bench.py: PDF ingest vs pdftotext + a bare FTS5 load and Recoll, page
             accuracy of page citations, a 2,000-page PDF's memory
+  ocr       bench/ocr_bench.py: OCR time per page and character error rate vs the tesseract
+            CLI on the same page images, and the OCR cache across re-ingests and renames
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -407,6 +409,45 @@ def pdf_table(res):
     return notes, rows
 
 
+def ocr_table(res):
+    """Scanned PDF pages and images: OCR time per page on one thread and CER beside the
+    tesseract CLI on the same page images (the floor); the OCR cache across re-ingests."""
+    notes = [f"{fmt(median(res.get('scanned_pages')))} scanned PDF pages rendered at 300 dpi "
+             f"and {fmt(median(res.get('images')))} images (../shared/data/ocr), kor+eng, psm 3; "
+             "the floor is `OMP_THREAD_LIMIT=1 tesseract` per page image, kebab "
+             "`[ingest.ocr] workers = 1` on the same pixels"]
+    t = lambda key: at(res, "one_thread", key)
+    rows = [
+        Row("time per page, one thread (ms)", t("kebab_ocr_ms_per_page"),
+            t("cli_minus_startup_ms_per_page"), "tesseract CLI, same page, less its start-up",
+            (Target("≤ 1.1× floor", "ratio", "<=", 1.1),), True),
+        Row("time per page, one thread: ingest wall / pages (ms)", t("kebab_wall_ms_per_page"),
+            t("cli_ms_per_page"), "tesseract CLI per page, whole process"),
+        Row("all cores: scanned PDFs, cold ingest (OCR pages/s)",
+            at(res, "all_cores", "ocr_pages_per_s"), at(res, "all_cores", "cli_ocr_pages_per_s"),
+            "tesseract CLI, a page image per core at once"),
+    ]
+    for key, name in (("scanned_en", "scanned pages, English"), ("scanned_ko",
+                      "scanned pages, Korean"), ("images_en", "images, English"),
+                      ("images_ko", "images, Korean")):
+        g = lambda k: at(res, "cer", key, k)
+        rows += [Row(f"{name}: CER", g("kebab"), g("cli"), "tesseract CLI, same images"),
+                 Row(f"{name}: CER minus the CLI's", g("kebab_minus_cli"),
+                     targets=(Target("≤ +0.005", "value", "<=", 0.005),), headline=True)]
+    c = lambda key, k: at(res, "cache", key, k)
+    none = (Target("0", "value", "<=", 0),)
+    rows += [
+        Row("re-ingest right after the cold one: pages read again", c("noop_after_cold",
+                                                                      "ocr_read"), targets=none),
+        Row("re-ingest without a change: pages read again", c("noop", "ocr_read"), targets=none,
+            headline=True),
+        Row("a PDF renamed and an image moved: pages read again", c("moved", "ocr_read"),
+            targets=none, headline=True),
+        Row("a PDF renamed and an image moved: pages from the cache", c("moved", "ocr_cached")),
+    ]
+    return notes, rows
+
+
 BENCHES = {
     "lexical": Bench(["bench/lexical_bench.py"], [], ["--corpus", "astro", "--queries", "20"],
                      [], ["kebab"], "ingest and search latency vs bare FTS5, Recoll, ripgrep",
@@ -444,6 +485,8 @@ BENCHES = {
     "pdf": Bench(["bench/pdf_bench.py"], [], ["--sentences", "50", "--big-pages", "300",
                                               "--no-recoll"], [], ["kebab", "kebab-pdf"],
                  "PDF ingest vs pdftotext + FTS5 and Recoll; page accuracy", pdf_table),
+    "ocr": Bench(["bench/ocr_bench.py"], [], ["--quick"], [], ["kebab", "kebab-pdf", "kebab-ocr"],
+                 "OCR time and CER vs the tesseract CLI; the OCR cache", ocr_table),
     "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
                       ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
                       ["kebab_generate_bench", "kebab_bench_models"],
