@@ -5,6 +5,7 @@
 
 #include "app/admin.h"
 #include "app/embed_stage.h"
+#include "app/internal/caption.h"
 #include "app/internal/ocr.h"
 #include "app/internal/session_state.h"
 #include "app/internal_store.h"
@@ -113,6 +114,14 @@ DoctorReport Doctor(Session* session, const Status& load_status, const std::stri
   } else {
     add("ocr", true, "off ([ingest.ocr] enabled = false): scans and images are found by name only",
         "");
+  }
+  // Captions: the vision model's server answers and lists the model.
+  if (config->ingest.caption_enabled) {
+    Result<std::string> caption = internal::CheckCaptionModel(*config);
+    add("caption_model", caption.ok(), caption.ok() ? *caption : caption.status().message(),
+        caption.ok() ? "" : caption.status().hint());
+  } else {
+    add("caption_model", true, "off ([ingest.image.caption] enabled = false)", "");
   }
   if (config->embedding.provider == "none") {
     add("embedding_model", true, "not configured (lexical search only)");

@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "app/embed_stage.h"
+#include "app/internal/caption.h"
 #include "app/internal/ingest_queue.h"
 #include "app/internal/ocr.h"
 #include "app/internal_store.h"
@@ -41,8 +42,9 @@ struct PipelineContext {
   chunk::ChunkPolicy policy;
   std::unordered_map<const chunk::Chunker*, std::string> policy_hashes;  // computed once each
   bool force = false;
-  const IngestEventSink* emit = nullptr;  // thread-safe; asset_progress from the workers
-  parse::OcrPool* ocr = nullptr;          // null when OCR is off
+  const IngestEventSink* emit = nullptr;        // thread-safe; asset_progress from the workers
+  parse::OcrPool* ocr = nullptr;                // null when OCR is off
+  const parse::Captioner* captioner = nullptr;  // null when captions are off
   internal::StoreDerivationCache* ocr_log = nullptr;
   std::string run_id;
   const std::atomic<bool>* cancel = nullptr;
@@ -122,6 +124,7 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
     };
   }
   in.ocr = ctx.ocr;
+  in.captioner = ctx.captioner;
   in.cancel = ctx.cancel;
   // Counted here for the report item; told to the stream and the OCR log as they happen.
   std::atomic<int> ocr_pages{0};
@@ -356,17 +359,24 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     }
   }
 
-  // OCR for scans and images: worker processes start with the first page to read, and what
-  // they read is cached in the index file as it comes.
+  // OCR for scans and images, and captions: worker processes start with the first page to
+  // read (or image to make small for the caption model), and what OCR reads and the model
+  // writes is cached in the index file as it comes.
   std::unique_ptr<internal::StoreDerivationCache> ocr_cache;
   std::unique_ptr<parse::OcrPool> ocr;
-  if (config.ingest.ocr_enabled) {
+  std::unique_ptr<internal::ModelCaptioner> captioner;
+  if (config.ingest.ocr_enabled || config.ingest.caption_enabled) {
     KEBAB_ASSIGN_OR_RETURN(ocr_cache, internal::StoreDerivationCache::Open(config));
     ocr = std::make_unique<parse::OcrPool>(internal::OcrSettingsOf(config), ocr_cache.get());
   }
+  if (config.ingest.caption_enabled) {
+    KEBAB_ASSIGN_OR_RETURN(captioner,
+                           internal::ModelCaptioner::Open(config, ocr.get(), ocr_cache.get()));
+  }
 
   PipelineContext ctx{config, states, {}, {}, options.force_reingest, &emit};
-  ctx.ocr = ocr.get();
+  ctx.ocr = config.ingest.ocr_enabled ? ocr.get() : nullptr;
+  ctx.captioner = captioner.get();
   ctx.ocr_log = ocr_cache.get();
   ctx.run_id = report.run_id;
   ctx.cancel = cancel;
@@ -378,7 +388,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     const chunk::Chunker* chunker = chunk::ChunkerFor(media);
     ctx.policy_hashes.emplace(chunker, chunker->PolicyHash(ctx.policy));
     const parse::Extractor* extractor = parse::ExtractorFor(media);
-    ctx.versions.emplace(extractor, extractor->VersionFor(ctx.ocr));
+    ctx.versions.emplace(extractor, extractor->VersionFor(ctx.ocr, ctx.captioner));
   }
 
   int workers = config.ingest.max_parallel_extractors;

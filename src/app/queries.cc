@@ -196,6 +196,35 @@ Result<FetchResult> PagesText(const store::StoredDocument& doc, int page_start, 
   return r;
 }
 
+// What a caption or region citation points at: a caption's block, or every block whose box
+// lies inside the cited one on its page (a chunk's region is the box around its blocks; the
+// whole image's box takes its description and all its text).
+Result<FetchResult> CitedBlocksText(const store::StoredDocument& doc, const Citation& cited,
+                                    int max_tokens) {
+  FetchResult r = DocumentResult("span", doc.summary);
+  for (const Block& b : doc.doc.blocks) {
+    const SourceSpan& s = b.span;
+    const bool inside = cited.kind == Citation::Kind::kCaption
+                            ? s.kind == SourceSpan::Kind::kCaption
+                            : s.kind == SourceSpan::Kind::kRegion && s.page == cited.page &&
+                                  s.x >= cited.x && s.y >= cited.y &&
+                                  s.x + s.w <= cited.x + cited.w && s.y + s.h <= cited.y + cited.h;
+    if (!inside || b.text.empty()) continue;
+    if (!r.text.empty()) r.text += "\n\n";
+    r.text += b.text;
+  }
+  if (r.text.empty()) {
+    return InvalidInput(doc.summary.doc_path + " has no indexed text " +
+                            (cited.kind == Citation::Kind::kCaption ? std::string("in a caption")
+                                                                    : "in that region"),
+                        "pass a hit's citation.uri as it is, or read the whole document");
+  }
+  CutToTokens(&r.text, max_tokens, &r.truncated);
+  if (cited.page > 0) r.page_start = r.page_end = static_cast<int>(cited.page);
+  r.citation = cited;
+  return r;
+}
+
 }  // namespace
 
 Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
@@ -329,6 +358,9 @@ Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int ma
   if (whole) return DocumentText(*doc, max_tokens);
   if (cited.kind == Citation::Kind::kPage) {
     return PagesText(*doc, static_cast<int>(cited.page), static_cast<int>(cited.page), max_tokens);
+  }
+  if (cited.kind == Citation::Kind::kCaption || cited.kind == Citation::Kind::kRegion) {
+    return CitedBlocksText(*doc, cited, max_tokens);
   }
   if (cited.kind != Citation::Kind::kLine && cited.kind != Citation::Kind::kCode) {
     return Status(ErrorCode::kSpanNotSupported,

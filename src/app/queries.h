@@ -67,10 +67,12 @@ Result<FetchResult> FetchPages(Session& session, const std::string& doc_id, int 
                                int page_end, int max_tokens);
 
 // What a citation URI cites, exactly (an agent opening a hit's citation.uri): the lines of
-// `notes/x.md#L10-L14`, the text extracted from page 12 of `papers/x.pdf#p=12`, or the whole
-// document for a bare workspace path `notes/x.md`. invalid_input for a malformed URI or an
-// empty page; doc_not_found when no indexed document has the path; span_not_supported for a
-// region, caption or time citation (no text to cut out yet).
+// `notes/x.md#L10-L14`, the text extracted from page 12 of `papers/x.pdf#p=12`, the text read
+// inside a region (`scan.pdf#p=2&xywh=...`, `photo.jpg#xywh=...`), an image's caption
+// (`photo.jpg#caption`), or the whole document for a bare workspace path `notes/x.md`.
+// invalid_input for a malformed URI or a page or region with no text; doc_not_found when no
+// indexed document has the path; span_not_supported for a time citation (no text to cut out
+// yet).
 Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int max_tokens);
 
 // Runs a search with the configured defaults filled in (k, snippet length).

@@ -15,6 +15,12 @@ struct Piece {
   size_t tokens;
 };
 
+// An image's description and a model's caption are chunks of their own: they cite the whole
+// image or `#caption`, never a region of text.
+bool Alone(const Block& b) {
+  return b.kind == BlockKind::kImageRef || b.span.kind == SourceSpan::Kind::kCaption;
+}
+
 class PageChunker {
  public:
   PageChunker(const CanonicalDocument& doc, const ChunkPolicy& policy, const char* version)
@@ -29,9 +35,7 @@ class PageChunker {
     uint32_t page = 0;
     for (const Block& b : doc_.blocks) {
       if (b.text.empty()) continue;
-      const bool alone = b.kind == BlockKind::kImageRef;
-      if (b.span.page != page || alone ||
-          (!acc_.empty() && acc_.back().block->kind == BlockKind::kImageRef)) {
+      if (b.span.page != page || Alone(b) || (!acc_.empty() && Alone(*acc_.back().block))) {
         Flush();
         acc_.clear();
         page = b.span.page;
@@ -75,7 +79,9 @@ class PageChunker {
     const SourceSpan& first = acc_.front().block->span;
     const SourceSpan& last = acc_.back().block->span;
     SourceSpan span;
-    if (first.kind == SourceSpan::Kind::kRegion) {
+    if (first.kind == SourceSpan::Kind::kCaption) {
+      span = first;
+    } else if (first.kind == SourceSpan::Kind::kRegion) {
       // The box around every region in the chunk (all on one page).
       uint32_t x0 = UINT32_MAX, y0 = UINT32_MAX, x1 = 0, y1 = 0;
       for (const Piece& p : acc_) {

@@ -122,7 +122,7 @@ TEST(PdfPageChunkerTest, PolicyHashDependsOnVersionAndSizes) {
             ChunkerFor(MediaKind::kMarkdown)->PolicyHash(a));
 }
 
-TEST(PageChunkerTest, RegionBlocksCiteTheBoxAroundTheirLinesAndADescriptionStandsAlone) {
+TEST(PageChunkerTest, RegionBlocksCiteTheBoxAroundTheirLinesAndADescriptionOrCaptionStandsAlone) {
   CanonicalDocument doc;
   doc.doc_id = "doc-img";
   auto add = [&](BlockKind kind, std::string text, uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
@@ -136,13 +136,19 @@ TEST(PageChunkerTest, RegionBlocksCiteTheBoxAroundTheirLinesAndADescriptionStand
     doc.blocks.push_back(std::move(b));
   };
   add(BlockKind::kImageRef, "board.jpg, image 2000 x 1000 pixels", 0, 0, 2000, 1000);
+  add(BlockKind::kParagraph, "A whiteboard with sprint goals", 0, 0, 0, 0);
+  doc.blocks.back().span = SourceSpan{.kind = SourceSpan::Kind::kCaption, .model = "llava:7b"};
   add(BlockKind::kParagraph, "Sprint goals for the quarter", 100, 50, 800, 60);
   add(BlockKind::kParagraph, "Ship the OCR pipeline", 120, 200, 500, 40);
   const Chunker& chunker = *ChunkerFor(MediaKind::kImage);
   EXPECT_EQ(chunker.version(), "image-region-v1");
-  const std::vector<Chunk> chunks = chunker.Split(doc, ChunkPolicy{});
-  ASSERT_EQ(chunks.size(), 2u);
+  std::vector<Chunk> chunks = chunker.Split(doc, ChunkPolicy{});
+  ASSERT_EQ(chunks.size(), 3u);
   EXPECT_EQ(chunks[0].text, "board.jpg, image 2000 x 1000 pixels");
+  // The caption is a chunk of its own, cited as the caption it is.
+  EXPECT_EQ(chunks[1].text, "A whiteboard with sprint goals");
+  EXPECT_EQ(chunks[1].source_spans, std::vector<SourceSpan>{doc.blocks[1].span});
+  chunks.erase(chunks.begin() + 1);
   ASSERT_EQ(chunks[1].source_spans.size(), 1u);
   const SourceSpan& box = chunks[1].source_spans[0];
   EXPECT_EQ(box.kind, SourceSpan::Kind::kRegion);

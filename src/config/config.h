@@ -54,6 +54,15 @@ struct IngestConfig {
   // [ingest.pdf.ocr]
   int pdf_ocr_dpi = 300;
   bool pdf_ocr_always = false;
+  // [ingest.image.caption]: a vision model's caption of each image; off unless asked, as it
+  // sends every image to a model server.
+  bool caption_enabled = false;
+  std::string caption_provider = "ollama";  // ollama | openai
+  std::string caption_model;
+  std::string caption_endpoint = "http://127.0.0.1:11434";
+  int caption_long_edge = 768;  // pixels of the image's longer side the model is sent
+  int caption_max_tokens = 96;
+  int caption_request_timeout_secs = 120;
 
   bool operator==(const IngestConfig&) const = default;
 };

@@ -215,7 +215,7 @@ class DocumentApplier {
       if (section == "workspace" && name == "include") continue;
       // A table inside a section is its subsection: [ingest.pdf] within [ingest].
       if (const std::string sub = std::string(section) + "." + std::string(name);
-          entry.is_table() && internal::IsSection(sub)) {
+          entry.is_table() && (internal::IsSection(sub) || internal::HoldsSections(sub))) {
         KEBAB_RETURN_IF_ERROR(ApplySection(sub, entry));
         continue;
       }

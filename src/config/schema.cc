@@ -20,6 +20,12 @@ constexpr SectionSpec kSections[] = {
      "What OCR reads is cached in kebab.sqlite by the image's content and these settings,\n"
      "so a file is never read twice; changing languages or mode re-reads."},
     {"ingest.pdf.ocr", "Which PDF pages are read by OCR, and how they are rendered for it."},
+    {"ingest.image.caption",
+     "Captions of images by a vision model (Ollama or an OpenAI-compatible server):\n"
+     "each image, made small, is sent to the model, and its caption becomes a block\n"
+     "cited as photo.jpg#caption. Off by default: it sends your images to that server.\n"
+     "Captions are cached in kebab.sqlite by the image's content, the model and these\n"
+     "settings; changing the model captions again."},
     {"chunking",
      "How documents are split into chunks for search and answers.\n"
      "Changing these re-chunks the affected documents on the next ingest."},
@@ -98,6 +104,24 @@ constexpr KeySpec kKeys[] = {
      "pages are in pixels at this resolution. An integer 72..1200."},
     {"ingest.pdf.ocr", "always", KEBAB_FIELD(ingest.pdf_ocr_always), false,
      "OCR every page, not only those without a usable text layer. true or false."},
+    {"ingest.image.caption", "enabled", KEBAB_FIELD(ingest.caption_enabled), false,
+     "Caption every image with the model below. true or false."},
+    {"ingest.image.caption", "provider", KEBAB_FIELD(ingest.caption_provider), false,
+     "\"ollama\" (POST /api/chat with images) or \"openai\" (an OpenAI-compatible\n"
+     "server's /v1/chat/completions with image_url content; OPENAI_API_KEY is sent)."},
+    {"ingest.image.caption", "model", KEBAB_FIELD(ingest.caption_model), false,
+     "A vision model the server has, e.g. \"qwen2.5vl:7b\" or \"llava:7b\" for Ollama."},
+    {"ingest.image.caption", "endpoint", KEBAB_FIELD(ingest.caption_endpoint), false,
+     "The model server's base URL, e.g. http://127.0.0.1:11434 (Ollama) or\n"
+     "http://127.0.0.1:8080/v1 (llama-server)."},
+    {"ingest.image.caption", "long_edge", KEBAB_FIELD(ingest.caption_long_edge), false,
+     "The image is sent scaled down to this many pixels on its longer side\n"
+     "(upright, JPEG). An integer 128..1536."},
+    {"ingest.image.caption", "max_tokens", KEBAB_FIELD(ingest.caption_max_tokens), false,
+     "The longest caption, in tokens. An integer 16..1024."},
+    {"ingest.image.caption", "request_timeout_secs",
+     KEBAB_FIELD(ingest.caption_request_timeout_secs), false,
+     "The longest the server may stay silent on one image. An integer 1..3600."},
 
     {"chunking", "target_tokens", KEBAB_FIELD(chunking.target_tokens), false,
      "Size a chunk grows to before a new one starts, in tokens. An integer >= 16."},
@@ -259,6 +283,15 @@ const KeySpec* FindKey(std::string_view section, std::string_view name) {
 bool IsSection(std::string_view section) {
   for (const SectionSpec& s : kSections) {
     if (s.name == section) return true;
+  }
+  return false;
+}
+
+bool HoldsSections(std::string_view name) {
+  for (const SectionSpec& s : kSections) {
+    if (s.name.size() > name.size() && s.name.starts_with(name) && s.name[name.size()] == '.') {
+      return true;
+    }
   }
   return false;
 }

@@ -42,6 +42,9 @@ std::span<const KeySpec> Keys();
 // nullptr when `section` has no key `name`.
 const KeySpec* FindKey(std::string_view section, std::string_view name);
 bool IsSection(std::string_view section);
+// True when some section lies inside `name` ([ingest.image] holds [ingest.image.caption])
+// though `name` has no keys of its own.
+bool HoldsSections(std::string_view name);
 
 // "root, exclude" — for error messages.
 std::string ValidKeysOf(std::string_view section);

@@ -119,6 +119,20 @@ Status Validate(const Config& config) {
   if (config.ingest.ocr_enabled && config.ingest.ocr_languages.empty()) {
     p.Add("ingest.ocr.languages must name at least one language while OCR is enabled");
   }
+  const IngestConfig& in = config.ingest;
+  p.Range("ingest.image.caption.long_edge", in.caption_long_edge, 128, 1536);
+  p.Range("ingest.image.caption.max_tokens", in.caption_max_tokens, 16, 1024);
+  p.Range("ingest.image.caption.request_timeout_secs", in.caption_request_timeout_secs, 1, 3600);
+  if (in.caption_provider != "ollama" && in.caption_provider != "openai") {
+    p.Add("ingest.image.caption.provider = \"" + in.caption_provider +
+          "\" is not supported (ollama or openai)");
+  }
+  if (in.caption_enabled && in.caption_model.empty()) {
+    p.Add("ingest.image.caption.model must name a vision model while captions are enabled");
+  }
+  if (in.caption_enabled && in.caption_endpoint.empty()) {
+    p.Add("ingest.image.caption.endpoint must not be empty while captions are enabled");
+  }
   for (const std::string& lang : config.ingest.ocr_languages) {
     const bool plain =
         !lang.empty() && lang.find_first_not_of(

@@ -338,6 +338,10 @@ Citation CitationFromSpan(std::string_view path, const SourceSpan& span,
       c.start_ms = span.start;
       c.end_ms = span.end;
       break;
+    case SourceSpan::Kind::kCaption:
+      c.kind = Citation::Kind::kCaption;
+      c.model = span.model;
+      break;
   }
   return c;
 }

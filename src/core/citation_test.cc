@@ -131,5 +131,19 @@ TEST(CitationTest, ARegionOfAPageNamesThePageAndItsResolution) {
   EXPECT_EQ(*back, span);
 }
 
+TEST(CitationTest, ACaptionNamesTheModelThatWroteIt) {
+  SourceSpan span;
+  span.kind = SourceSpan::Kind::kCaption;
+  span.model = "qwen2.5vl:7b";
+  const Citation c = CitationFromSpan("photos/board.jpg", span, std::nullopt);
+  EXPECT_EQ(c.ToUri(), "photos/board.jpg#caption");
+  const nlohmann::json wire = c.ToWire();
+  EXPECT_EQ(wire["kind"], "caption");
+  EXPECT_EQ(wire["model"], "qwen2.5vl:7b");
+  auto back = SourceSpan::FromJson(span.ToJson());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, span);
+}
+
 }  // namespace
 }  // namespace kebab

@@ -38,9 +38,10 @@ constexpr std::pair<BlockKind, std::string_view> kBlockNames[] = {
     {BlockKind::kTable, "table"},        {BlockKind::kQuote, "quote"},
     {BlockKind::kImageRef, "image_ref"}, {BlockKind::kAudioRef, "audio_ref"}};
 constexpr std::pair<SourceSpan::Kind, std::string_view> kSpanNames[] = {
-    {SourceSpan::Kind::kLine, "line"}, {SourceSpan::Kind::kByte, "byte"},
-    {SourceSpan::Kind::kPage, "page"}, {SourceSpan::Kind::kRegion, "region"},
-    {SourceSpan::Kind::kTime, "time"}, {SourceSpan::Kind::kCode, "code"}};
+    {SourceSpan::Kind::kLine, "line"},      {SourceSpan::Kind::kByte, "byte"},
+    {SourceSpan::Kind::kPage, "page"},      {SourceSpan::Kind::kRegion, "region"},
+    {SourceSpan::Kind::kTime, "time"},      {SourceSpan::Kind::kCode, "code"},
+    {SourceSpan::Kind::kCaption, "caption"}};
 
 }  // namespace
 
@@ -101,6 +102,9 @@ nlohmann::json SourceSpan::ToJson() const {
       if (symbol) j["symbol"] = *symbol;
       if (lang) j["lang"] = *lang;
       break;
+    case Kind::kCaption:
+      j["model"] = model;
+      break;
   }
   return j;
 }
@@ -143,6 +147,9 @@ Result<SourceSpan> SourceSpan::FromJson(const nlohmann::json& j) {
       s.end = u64("line_end");
       if (j.contains("symbol")) s.symbol = j["symbol"].get<std::string>();
       if (j.contains("lang")) s.lang = j["lang"].get<std::string>();
+      break;
+    case Kind::kCaption:
+      s.model = j.value("model", std::string());
       break;
   }
   return s;

@@ -29,7 +29,7 @@ std::optional<TrustLevel> ParseTrustLevel(std::string_view name);
 
 // Where a block or chunk came from inside its asset (§3.4). Lines are 1-based, inclusive.
 struct SourceSpan {
-  enum class Kind { kLine, kByte, kPage, kRegion, kTime, kCode };
+  enum class Kind { kLine, kByte, kPage, kRegion, kTime, kCode, kCaption };
   Kind kind = Kind::kLine;
   uint64_t start = 0;  // kLine/kCode: first line; kByte: offset; kTime: start_ms
   uint64_t end = 0;    // kLine/kCode: last line; kByte: end offset; kTime: end_ms
@@ -39,6 +39,7 @@ struct SourceSpan {
   uint32_t x = 0, y = 0, w = 0, h = 0;
   std::optional<uint32_t> dpi;
   std::optional<std::string> symbol, lang;  // kCode
+  std::string model;                        // kCaption: the model that wrote it
 
   static SourceSpan Lines(uint32_t first, uint32_t last) {
     SourceSpan s;

@@ -13,7 +13,9 @@ HttpChat::HttpChat(std::string provider, HttpChatOptions options, std::string ch
 }
 
 HttpOptions HttpChat::http_options() const {
-  return {.config_section = "models.llm", .server = server_, .timeout_secs = options_.timeout_secs};
+  return {.config_section = options_.config_section,
+          .server = server_,
+          .timeout_secs = options_.timeout_secs};
 }
 
 std::vector<std::string> HttpChat::headers() const {
@@ -39,7 +41,7 @@ ChatHealth HttpChat::ListModels(const std::string& url, const char* list_key,
   const nlohmann::json list = nlohmann::json::parse(response->body, nullptr, false);
   if (!list.is_object() || !list.contains(list_key) || !list[list_key].is_array()) {
     health.detail = url + " sent no \"" + list_key + "\" list: " + ServerErrorText(response->body);
-    health.fix = "check that models.llm.endpoint is the chat server's URL";
+    health.fix = "check that " + options_.config_section + ".endpoint is the chat server's URL";
     return health;
   }
   health.reachable = true;
@@ -116,16 +118,17 @@ Result<Generation> HttpChat::Generate(const GenerateRequest& request, const Piec
 
 Status ValidateHttpChatOptions(const HttpChatOptions& options) {
   if (options.endpoint.empty()) {
-    return ConfigInvalid("models.llm.endpoint is empty",
-                         "set models.llm.endpoint to the server's URL, e.g. "
-                         "http://127.0.0.1:11434");
+    return ConfigInvalid(options.config_section + ".endpoint is empty",
+                         "set " + options.config_section +
+                             ".endpoint to the server's URL, e.g. http://127.0.0.1:11434");
   }
   if (options.model.empty()) {
     return ConfigInvalid("no chat model is configured",
-                         "set models.llm.model to a model the server has");
+                         "set " + options.config_section + ".model to a model the server has");
   }
   if (options.context_tokens < 1 || options.timeout_secs < 1) {
-    return ConfigInvalid("models.llm.context_tokens and request_timeout_secs must be at least 1");
+    return ConfigInvalid(options.config_section +
+                         ".context_tokens and request_timeout_secs must be at least 1");
   }
   return Status::OK();
 }

@@ -21,6 +21,8 @@ struct HttpChatOptions {
   int context_tokens = 8192;  // the window prompts are packed for; ollama runs with it
   int timeout_secs = 300;     // the longest the server may stay silent, not a total
   std::string api_key;        // sent as "Authorization: Bearer" when not empty
+  // Where these options come from, for errors and hints that name the keys to fix.
+  std::string config_section = "models.llm";
 };
 
 // What `kebab doctor` says about the configured chat model.

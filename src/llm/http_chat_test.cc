@@ -133,6 +133,45 @@ TEST_F(FakeOllamaChatTest, SendsMessagesAndSamplingOptions) {
   EXPECT_EQ(options["seed"], 42);
 }
 
+// The header of a 48 x 32 JPEG (start of image, a baseline frame header, end of image), base64:
+// all the fake vision model reads of an image.
+constexpr char kTinyJpegBase64[] = "/9j/wAARCAAgADADASIAAhEBAxEB/9k=";
+
+TEST_F(FakeOllamaChatTest, ImagesGoWithTheUserTurnInEachProtocol) {
+  GenerateRequest request = Ask("Caption this image.");
+  request.images_jpeg_base64 = {kTinyJpegBase64};
+  std::vector<std::string> pieces;
+
+  auto ollama = Ollama(Options("llava:7b"));
+  ASSERT_TRUE(ollama);
+  auto g = Generate(*ollama, request, &pieces);
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  EXPECT_EQ(g->text, "A kebab-shop photo of 48 by 32 pixels.");
+  nlohmann::json sent = LastRequest();
+  EXPECT_EQ(sent["messages"][1], nlohmann::json::parse(R"({"role": "user",
+      "content": "Caption this image.", "images": ["/9j/wAARCAAgADADASIAAhEBAxEB/9k="]})"));
+
+  auto openai = OpenAi(Options("llava:7b"));
+  ASSERT_TRUE(openai);
+  pieces.clear();
+  g = Generate(*openai, request, &pieces);
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  EXPECT_EQ(g->text, "A kebab-shop photo of 48 by 32 pixels.");
+  sent = LastRequest();
+  EXPECT_EQ(sent["messages"][1], nlohmann::json::parse(R"({"role": "user", "content": [
+      {"type": "text", "text": "Caption this image."},
+      {"type": "image_url", "image_url":
+          {"url": "data:image/jpeg;base64,/9j/wAARCAAgADADASIAAhEBAxEB/9k="}}]})"));
+
+  // A model without vision refuses images, as Ollama does: the server's words come back.
+  auto blind = Ollama(Options("llama3.2"));
+  ASSERT_TRUE(blind);
+  g = Generate(*blind, request, &pieces);
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.status().message().find("does not support image input"), std::string::npos)
+      << g.status().ToString();
+}
+
 TEST_F(FakeOllamaChatTest, UnsetLimitsAreLeftToTheServer) {
   auto chat = Ollama(Options("llama3.2"));
   ASSERT_TRUE(chat);
@@ -303,7 +342,8 @@ TEST_F(FakeOllamaChatTest, CheckFindsModelsWithOrWithoutTheirTag) {
   }
   const ChatHealth tagged = Ollama(Options("llama3.2"))->Check();
   EXPECT_NE(tagged.detail.find("llama3.2:latest"), std::string::npos) << tagged.detail;
-  EXPECT_EQ(tagged.models, (std::vector<std::string>{"llama3.2:latest", "qwen2.5:0.5b"}));
+  EXPECT_EQ(tagged.models,
+            (std::vector<std::string>{"llama3.2:latest", "qwen2.5:0.5b", "llava:7b"}));
 
   for (const std::string model : {"mistral", "qwen2.5:7b"}) {
     const ChatHealth health = Ollama(Options(model))->Check();
@@ -428,7 +468,7 @@ TEST_F(FakeOllamaChatTest, OpenAiCheckReadsTheModelList) {
   const ChatHealth unlisted = OpenAi(Options("gpt-4o"))->Check();
   EXPECT_TRUE(unlisted.reachable) << unlisted.detail;
   EXPECT_FALSE(unlisted.model_present);
-  EXPECT_NE(unlisted.detail.find("llama3.2:latest, qwen2.5:0.5b"), std::string::npos)
+  EXPECT_NE(unlisted.detail.find("llama3.2:latest, qwen2.5:0.5b, llava:7b"), std::string::npos)
       << unlisted.detail;
   EXPECT_NE(unlisted.fix.find("models.llm.model"), std::string::npos) << unlisted.fix;
 }

@@ -24,8 +24,11 @@ struct ModelRef {
 };
 
 struct GenerateRequest {
-  std::string system;             // the system prompt
-  std::string user;               // the user turn
+  std::string system;  // the system prompt
+  std::string user;    // the user turn
+  // Images shown with the user turn (captions), base64 JPEG as the servers take them. Only
+  // vision models served by ollama or openai see them; the in-process llama model refuses.
+  std::vector<std::string> images_jpeg_base64;
   std::vector<std::string> stop;  // generation ends before the first of these; not in the text
   int max_tokens = 512;           // completion tokens at most
   double temperature = 0.0;       // 0 = greedy (deterministic)

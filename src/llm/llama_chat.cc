@@ -193,6 +193,10 @@ Result<int> LlamaChat::Prefill(const GenerateRequest& request) {
 }
 
 Result<Generation> LlamaChat::Generate(const GenerateRequest& request, const PieceSink& on_piece) {
+  if (!request.images_jpeg_base64.empty()) {
+    return InvalidInput("the in-process llama model cannot see images",
+                        "serve a vision model with Ollama or an OpenAI-compatible server");
+  }
   cancel_ = request.cancel;
   Result<Generation> gen = Run(request, on_piece);
   cancel_ = nullptr;

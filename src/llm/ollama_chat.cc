@@ -37,7 +37,9 @@ nlohmann::json OllamaChat::RequestBody(const GenerateRequest& request) const {
   if (!request.system.empty()) {
     messages.push_back({{"role", "system"}, {"content", request.system}});
   }
-  messages.push_back({{"role", "user"}, {"content", request.user}});
+  nlohmann::json user = {{"role", "user"}, {"content", request.user}};
+  if (!request.images_jpeg_base64.empty()) user["images"] = request.images_jpeg_base64;
+  messages.push_back(std::move(user));
   // Ollama's own default window (2048 or 4096 tokens, by version) would silently cut the
   // prompts kebab packs for context_tokens, so the window is always sent.
   nlohmann::json sampling = {{"temperature", request.temperature},
@@ -91,7 +93,7 @@ Status OllamaChat::HttpError(long status, std::string_view body) const {
   return GenericError(
       "ollama at " + chat_url() + " answered HTTP " + std::to_string(status) + ": " + text,
       status >= 500 ? "check the Ollama server's log"
-                    : "check that models.llm.endpoint is an Ollama server");
+                    : "check that " + options().config_section + ".endpoint is an Ollama server");
 }
 
 ChatHealth OllamaChat::Check() const {

@@ -24,22 +24,44 @@ Result<std::unique_ptr<LanguageModel>> OpenLanguageModel(const config::Config& c
     }
     return model;
   }
-  HttpChatOptions options{.endpoint = lc.endpoint,
-                          .model = lc.model,
-                          .context_tokens = lc.context_tokens,
-                          .timeout_secs = lc.request_timeout_secs};
-  if (lc.provider == "ollama") {
+  KEBAB_ASSIGN_OR_RETURN(auto chat,
+                         OpenChatServer(lc.provider, {.endpoint = lc.endpoint,
+                                                      .model = lc.model,
+                                                      .context_tokens = lc.context_tokens,
+                                                      .timeout_secs = lc.request_timeout_secs}));
+  return std::unique_ptr<LanguageModel>(std::move(chat));
+}
+
+Result<std::unique_ptr<HttpChat>> OpenChatServer(std::string_view provider,
+                                                 HttpChatOptions options) {
+  if (provider == "ollama") {
     KEBAB_ASSIGN_OR_RETURN(auto chat, OllamaChat::Open(options));
-    return std::unique_ptr<LanguageModel>(std::move(chat));
+    return std::unique_ptr<HttpChat>(std::move(chat));
   }
-  if (lc.provider == "openai") {
+  if (provider == "openai") {
     if (const char* key = std::getenv("OPENAI_API_KEY"); key != nullptr) options.api_key = key;
     KEBAB_ASSIGN_OR_RETURN(auto chat, OpenAiChat::Open(options));
-    return std::unique_ptr<LanguageModel>(std::move(chat));
+    return std::unique_ptr<HttpChat>(std::move(chat));
   }
   return Status(ErrorCode::kConfigInvalid,
-                "language model provider \"" + lc.provider + "\" is not supported",
+                "language model provider \"" + std::string(provider) + "\" is not supported",
                 "use provider = \"llama\", \"ollama\" or \"openai\"");
+}
+
+Result<std::string> CheckChatServer(const HttpChat& chat) {
+  const ModelRef& ref = chat.model_ref();
+  const std::string name = ref.provider + ":" + ref.id;
+  const ChatHealth health = chat.Check();
+  // Single-model OpenAI-compatible servers (llama-server) list only their own alias and
+  // answer any model name, so an unlisted model there is a note, not a failure.
+  if (health.reachable && !health.model_present && ref.provider == "openai") {
+    return name + " (" + health.detail + "; a single-model server answers any name)";
+  }
+  if (!health.reachable || !health.model_present) {
+    return Status(health.reachable ? ErrorCode::kModelNotPulled : ErrorCode::kModelUnreachable,
+                  name + ": " + health.detail, health.fix);
+  }
+  return name + " (" + health.detail + ")";
 }
 
 Result<std::string> CheckLanguageModel(const config::Config& config) {
@@ -47,18 +69,9 @@ Result<std::string> CheckLanguageModel(const config::Config& config) {
   KEBAB_ASSIGN_OR_RETURN(std::unique_ptr<LanguageModel> model, OpenLanguageModel(config));
   const std::string name = lc.provider + ":" + lc.model;
   if (auto* http = dynamic_cast<HttpChat*>(model.get()); http != nullptr) {
-    const ChatHealth health = http->Check();
-    // Single-model OpenAI-compatible servers (llama-server) list only their own alias and
-    // answer any model name, so an unlisted model there is a note, not a failure.
-    if (health.reachable && !health.model_present && lc.provider == "openai") {
-      return name + " (" + health.detail + "; a single-model server answers any name)";
-    }
-    if (!health.reachable || !health.model_present) {
-      return Status(health.reachable ? ErrorCode::kModelNotPulled : ErrorCode::kModelUnreachable,
-                    name + ": " + health.detail, health.fix);
-    }
-    return name + " (" + health.detail + "; prompts packed for " +
-           std::to_string(model->context_tokens()) + " tokens)";
+    KEBAB_ASSIGN_OR_RETURN(std::string detail, CheckChatServer(*http));
+    if (detail.ends_with(")")) detail.pop_back();
+    return detail + "; prompts packed for " + std::to_string(model->context_tokens()) + " tokens)";
   }
   std::string detail = name + " (context " + std::to_string(model->context_tokens()) + " tokens";
   if (model->context_tokens() < lc.context_tokens) {

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "config/config.h"
+#include "llm/http_chat.h"
 #include "llm/language_model.h"
 
 namespace kebab::llm {
@@ -17,5 +18,13 @@ Result<std::unique_ptr<LanguageModel>> OpenLanguageModel(const config::Config& c
 // reported), a server must answer and list the model. The detail line on success; on failure
 // the error's hint is the exact fix (`ollama pull NAME`, `kebab models pull NAME`, ...).
 Result<std::string> CheckLanguageModel(const config::Config& config);
+
+// A chat model on a server: provider "ollama" or "openai" (which also sends $OPENAI_API_KEY).
+// Errors: another provider is config_invalid; ValidateHttpChatOptions's.
+Result<std::unique_ptr<HttpChat>> OpenChatServer(std::string_view provider,
+                                                 HttpChatOptions options);
+
+// `kebab doctor`'s check of a chat server and model, as CheckLanguageModel's.
+Result<std::string> CheckChatServer(const HttpChat& chat);
 
 }  // namespace kebab::llm

@@ -42,7 +42,17 @@ nlohmann::json OpenAiChat::RequestBody(const GenerateRequest& request) const {
   if (!request.system.empty()) {
     messages.push_back({{"role", "system"}, {"content", request.system}});
   }
-  messages.push_back({{"role", "user"}, {"content", request.user}});
+  if (request.images_jpeg_base64.empty()) {
+    messages.push_back({{"role", "user"}, {"content", request.user}});
+  } else {
+    // Vision: the turn becomes a list of parts, the images as data URLs.
+    nlohmann::json parts = nlohmann::json::array({{{"type", "text"}, {"text", request.user}}});
+    for (const std::string& image : request.images_jpeg_base64) {
+      parts.push_back(
+          {{"type", "image_url"}, {"image_url", {{"url", "data:image/jpeg;base64," + image}}}});
+    }
+    messages.push_back({{"role", "user"}, {"content", std::move(parts)}});
+  }
   nlohmann::json body = {{"model", options().model},
                          {"messages", std::move(messages)},
                          {"stream", true},
@@ -106,16 +116,16 @@ Status OpenAiChat::HttpError(long status, std::string_view body) const {
   if (status == 404 && text.find("model") != std::string::npos) {
     return Status(ErrorCode::kModelNotPulled, what,
                   "load model \"" + options().model + "\" on the server (Ollama: ollama pull " +
-                      options().model + "), or set models.llm.model to one GET " +
-                      OpenAiUrl(options().endpoint, "models") + " lists");
+                      options().model + "), or set " + options().config_section +
+                      ".model to one GET " + OpenAiUrl(options().endpoint, "models") + " lists");
   }
   if (status == 400 && IsContextOverflow(body)) {
-    return InvalidInput(what,
-                        "give the server a larger context, or lower models.llm.context_tokens "
-                        "to the server's");
+    return InvalidInput(what, "give the server a larger context, or lower " +
+                                  options().config_section + ".context_tokens to the server's");
   }
   return GenericError(what, status >= 500 ? "check the server's log"
-                                          : "check models.llm.endpoint and models.llm.model");
+                                          : "check " + options().config_section + ".endpoint and " +
+                                                options().config_section + ".model");
 }
 
 ChatHealth OpenAiChat::Check() const {
@@ -131,8 +141,8 @@ ChatHealth OpenAiChat::Check() const {
     for (const std::string& m : health.models) listed += (listed.empty() ? "" : ", ") + m;
     health.detail = where + " does not list model \"" + options().model +
                     "\" (it lists: " + (listed.empty() ? "nothing" : listed) + ")";
-    health.fix =
-        "set models.llm.model to a listed model, or load \"" + options().model + "\" on the server";
+    health.fix = "set " + options().config_section + ".model to a listed model, or load \"" +
+                 options().model + "\" on the server";
   }
   return health;
 }

@@ -20,6 +20,29 @@ namespace kebab::parse {
 
 class OcrPool;
 
+// A caption of an image by a vision model (ingest.image.caption), cited as `photo.jpg#caption`.
+struct Caption {
+  std::string text;
+  std::string model;  // "ollama:qwen2.5vl:7b": who wrote it, as its citation names it
+  bool cached = false;
+  int64_t ms = 0;  // the model's time; 0 when it came from the cache
+};
+
+// Writes captions for the image extractor. The app implements it over a vision model, so
+// parse calls no model itself. Describe may be called from many threads at once.
+class Captioner {
+ public:
+  virtual ~Captioner() = default;
+  // What changes a caption (provider, model, prompt version, image size): part of the
+  // parser_version of captioned images, so changing it captions them again.
+  virtual std::string Signature() const = 0;
+  // A caption of `image` (a file's bytes) with EXIF `orientation` undone; `cancel` (may be
+  // null) stops it, with cancelled. Errors: the model's (unreachable, not pulled, timeout) and
+  // the image's (unreadable).
+  virtual Result<Caption> Describe(std::string_view image, int orientation,
+                                   const std::atomic<bool>* cancel) const = 0;
+};
+
 // One page or image read by OCR, told as it starts and ends (spec §2.4a pdf_ocr_*).
 struct OcrEvent {
   enum class Kind { kStarted, kFinished };
@@ -44,6 +67,8 @@ struct ExtractInput {
   std::function<void(int done, int total)> on_progress;
   // OCR for scans and images; null when OCR is off. Not owned.
   OcrPool* ocr = nullptr;
+  // Captions for images; null when captions are off. Not owned.
+  const Captioner* captioner = nullptr;
   // Optional: told of each page OCR reads, from any thread. Must be thread-safe.
   std::function<void(const OcrEvent&)> on_ocr;
   // Optional: set when the run is interrupted; a long file stops between pages (what OCR
@@ -59,7 +84,9 @@ class Extractor {
   // The parser_version stored with what it extracts under these settings: version(), plus
   // whatever of the settings changes its blocks (OCR languages, ...), so that changing them
   // re-reads the files they affect. A document's id uses version() alone.
-  virtual std::string VersionFor(const OcrPool* /*ocr*/) const { return std::string(version()); }
+  virtual std::string VersionFor(const OcrPool* /*ocr*/, const Captioner* /*captioner*/) const {
+    return std::string(version());
+  }
   virtual Result<CanonicalDocument> Extract(const ExtractInput& input) const = 0;
   // What the extractor needs from outside this process (a worker program), checked for
   // `kebab doctor`: a line saying what it found, or the error with a hint; empty when it needs

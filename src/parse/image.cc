@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -185,9 +186,11 @@ std::optional<std::pair<uint32_t, uint32_t>> ImageSize(std::string_view b) {
   return std::nullopt;
 }
 
-std::string ImageExtractor::VersionFor(const OcrPool* ocr) const {
-  if (ocr == nullptr) return kImageParserVersion;
-  return std::string(kImageParserVersion) + "+ocr(" + ocr->Signature() + ")";
+std::string ImageExtractor::VersionFor(const OcrPool* ocr, const Captioner* captioner) const {
+  std::string version = kImageParserVersion;
+  if (ocr != nullptr) version += "+ocr(" + ocr->Signature() + ")";
+  if (captioner != nullptr) version += "+caption(" + captioner->Signature() + ")";
+  return version;
 }
 
 Result<CanonicalDocument> ImageExtractor::Extract(const ExtractInput& input) const {
@@ -195,10 +198,16 @@ Result<CanonicalDocument> ImageExtractor::Extract(const ExtractInput& input) con
   CanonicalDocument doc;
   doc.asset_id = input.asset_id;
   doc.workspace_path = input.workspace_path;
-  doc.parser_version = VersionFor(input.ocr);
   doc.doc_id = DocId(input.workspace_path, input.asset_id, kImageParserVersion);
   const std::string name = FileName(input.workspace_path);
   const ExifInfo exif = ReadExif(input.bytes);
+  // The caption is written while OCR reads: a vision model takes seconds an image.
+  std::future<Result<Caption>> caption;
+  if (input.captioner != nullptr) {
+    caption = std::async(std::launch::async, [&input, orientation = exif.orientation] {
+      return input.captioner->Describe(input.bytes, orientation, input.cancel);
+    });
+  }
   uint32_t width = 0, height = 0;
   if (auto size = ImageSize(input.bytes)) std::tie(width, height) = *size;
   int frames = 1;
@@ -269,6 +278,28 @@ Result<CanonicalDocument> ImageExtractor::Extract(const ExtractInput& input) con
       }
     }
   }
+
+  // A caption that could not be written leaves the version without it, so the next ingest
+  // tries again (OCR then comes from the cache).
+  bool captioned = false;
+  if (caption.valid()) {
+    Result<Caption> c = caption.get();
+    if (c.ok()) {
+      Block b;
+      b.kind = BlockKind::kParagraph;
+      b.text = Nfc(c->text);
+      b.span.kind = SourceSpan::Kind::kCaption;
+      b.span.model = c->model;
+      doc.blocks.insert(doc.blocks.begin(), std::move(b));
+      doc.metadata.user["caption"] = {{"model", c->model}};
+      captioned = true;
+    } else if (c.status().code() != ErrorCode::kCancelled) {
+      doc.warnings.push_back("no caption: " + c.status().message() +
+                             (c.status().hint().empty() ? "" : " (" + c.status().hint() + ")") +
+                             "; the next ingest tries again");
+    }
+  }
+  doc.parser_version = VersionFor(input.ocr, captioned ? input.captioner : nullptr);
 
   // The description block comes first: it names the file whatever OCR found.
   Block description;

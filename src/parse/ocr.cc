@@ -13,6 +13,26 @@ using nlohmann::json;
 
 constexpr char kCacheKind[] = "ocr";
 
+// The error a worker's reply reports, as a Status; OK for any other reply.
+Status WorkerError(const std::string& reply) {
+  const json j = json::parse(reply, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Status(ErrorCode::kCorrupt, "the OCR worker answered nonsense");
+  if (j.value("kind", "") != "error") return Status::OK();
+  const std::string code = j.value("code", "damaged");
+  const std::string message = j.value("message", "");
+  if (code == "language") {
+    return Status(ErrorCode::kConfigInvalid, message,
+                  "install the language packs (Debian: apt-get install tesseract-ocr-LANG, "
+                  "e.g. tesseract-ocr-kor) or change [ingest.ocr] languages");
+  }
+  if (code == "too_large") {
+    return Status(ErrorCode::kInvalidInput, "too large to read: " + message,
+                  "raise [ingest.ocr] max_pixels to read it");
+  }
+  return Status(code == "unsupported" ? ErrorCode::kInvalidInput : ErrorCode::kCorrupt,
+                code + ": " + message);
+}
+
 }  // namespace
 
 const char kOcrWorkerHint[] =
@@ -118,10 +138,7 @@ OcrPool::~OcrPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-std::future<Result<OcrPage>> OcrPool::Submit(OcrJob job) {
-  auto task = std::make_unique<Task>();
-  task->job = std::move(job);
-  std::future<Result<OcrPage>> future = task->done.get_future();
+void OcrPool::Enqueue(Task task) {
   {
     std::lock_guard lock(mu_);
     queue_.push_back(std::move(task));
@@ -130,13 +147,34 @@ std::future<Result<OcrPage>> OcrPool::Submit(OcrJob job) {
     }
   }
   wake_.notify_one();
+}
+
+std::future<Result<OcrPage>> OcrPool::Submit(OcrJob job) {
+  auto done = std::make_shared<std::promise<Result<OcrPage>>>();
+  std::future<Result<OcrPage>> future = done->get_future();
+  Enqueue([this, job = std::move(job), done](Worker& worker) {
+    if (job.on_start) job.on_start();
+    Result<OcrPage> page = Read(worker, job);
+    if (job.on_done) job.on_done(page);
+    done->set_value(std::move(page));
+  });
+  return future;
+}
+
+std::future<Result<Thumbnail>> OcrPool::SubmitThumbnail(std::string bytes, int orientation,
+                                                        int long_edge) {
+  auto done = std::make_shared<std::promise<Result<Thumbnail>>>();
+  std::future<Result<Thumbnail>> future = done->get_future();
+  Enqueue([this, bytes = std::move(bytes), orientation, long_edge, done](Worker& worker) {
+    done->set_value(MakeThumbnail(worker, bytes, orientation, long_edge));
+  });
   return future;
 }
 
 void OcrPool::Run(int /*index*/) {
   Worker worker(worker_path_);
   while (true) {
-    std::unique_ptr<Task> task;
+    Task task;
     {
       std::unique_lock lock(mu_);
       wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -145,10 +183,7 @@ void OcrPool::Run(int /*index*/) {
       task = std::move(queue_.front());
       queue_.pop_front();
     }
-    if (task->job.on_start) task->job.on_start();
-    Result<OcrPage> page = Read(worker, task->job);
-    if (task->job.on_done) task->job.on_done(page);
-    task->done.set_value(std::move(page));
+    task(worker);
   }
 }
 
@@ -202,26 +237,29 @@ Result<OcrPage> OcrPool::Read(Worker& worker, const OcrJob& job) {
   KEBAB_ASSIGN_OR_RETURN(const std::string reply,
                          worker.Exchange(request.dump() + "\n" + bytes,
                                          std::chrono::seconds(settings_.max_seconds_per_page)));
-  const json j = json::parse(reply, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return Status(ErrorCode::kCorrupt, "the OCR worker answered nonsense");
-  if (j.value("kind", "") == "error") {
-    const std::string code = j.value("code", "damaged");
-    const std::string message = j.value("message", "");
-    if (code == "language") {
-      return Status(ErrorCode::kConfigInvalid, message,
-                    "install the language packs (Debian: apt-get install tesseract-ocr-LANG, "
-                    "e.g. tesseract-ocr-kor) or change [ingest.ocr] languages");
-    }
-    if (code == "too_large") {
-      return Status(ErrorCode::kInvalidInput, "too large to read: " + message,
-                    "raise [ingest.ocr] max_pixels to read it");
-    }
-    return Status(code == "unsupported" ? ErrorCode::kInvalidInput : ErrorCode::kCorrupt,
-                  code + ": " + message);
-  }
+  KEBAB_RETURN_IF_ERROR(WorkerError(reply));
   KEBAB_ASSIGN_OR_RETURN(OcrPage page, OcrPage::FromJson(reply));
   if (cache_ != nullptr) cache_->Put(key, kCacheKind, page.ToJson());
   return page;
+}
+
+Result<Thumbnail> OcrPool::MakeThumbnail(Worker& worker, const std::string& bytes, int orientation,
+                                         int long_edge) {
+  const json request = {{"op", "thumbnail"},
+                        {"bytes", bytes.size()},
+                        {"orientation", orientation},
+                        {"long_edge", long_edge},
+                        {"max_pixels", settings_.max_pixels}};
+  KEBAB_ASSIGN_OR_RETURN(const std::string reply,
+                         worker.Exchange(request.dump() + "\n" + bytes,
+                                         std::chrono::seconds(settings_.max_seconds_per_page)));
+  KEBAB_RETURN_IF_ERROR(WorkerError(reply));
+  const json j = json::parse(reply, nullptr, /*allow_exceptions=*/false);
+  if (j.value("kind", "") != "thumbnail" || !j.contains("jpeg_base64")) {
+    return Status(ErrorCode::kCorrupt, "the OCR worker answered no thumbnail");
+  }
+  return Thumbnail{j["jpeg_base64"].get<std::string>(), j.value("width", 0u),
+                   j.value("height", 0u)};
 }
 
 Result<std::string> OcrPool::Check() const {

@@ -1,7 +1,8 @@
 // OCR for extractors: an OcrPool runs kebab-ocr worker processes (ocr_worker.cc, Tesseract),
 // one engine each, and reads images on them in parallel; a DerivationCache remembers what was
 // read, keyed by the image's bytes and every setting that changes the result, so a renamed,
-// moved or re-ingested file is never read twice.
+// moved or re-ingested file is never read twice. The same workers, which hold the image
+// codecs, make the small upright JPEGs that captions send to a vision model.
 // Thread safety: OcrPool::Submit and Check may be called from any thread; jobs run on the
 // pool's own threads, at most `workers` at once. A DerivationCache must be thread-safe.
 // Ownership: the caller (app's ingest) owns the pool and the cache for one run and hands
@@ -85,6 +86,12 @@ struct OcrJob {
   std::function<void(const Result<OcrPage>&)> on_done;
 };
 
+// An image made small for a vision model: upright, its longer side at most the asked length.
+struct Thumbnail {
+  std::string jpeg_base64;  // as model APIs take images
+  uint32_t width = 0, height = 0;
+};
+
 class OcrPool {
  public:
   // `worker_path` empty: the kebab-ocr beside the running executable, or $KEBAB_OCR_WORKER.
@@ -103,20 +110,24 @@ class OcrPool {
 
   // Queues `job`; its future holds the page read (from the cache when it is there).
   std::future<Result<OcrPage>> Submit(OcrJob job);
+  // Queues a thumbnail of the image's first frame (EXIF `orientation` undone) whose longer
+  // side is at most `long_edge` pixels. Errors: the image's, as for OCR.
+  std::future<Result<Thumbnail>> SubmitThumbnail(std::string bytes, int orientation, int long_edge);
 
   // Runs the worker's --version and checks the configured languages are installed: "kebab-ocr
   // at PATH (tesseract 5.3.0, languages eng, kor)", or the error with the fix as its hint.
   Result<std::string> Check() const;
 
  private:
-  struct Task {
-    OcrJob job;
-    std::promise<Result<OcrPage>> done;
-  };
   class Worker;
+  // A queued job: runs on a pool thread with that thread's worker.
+  using Task = std::function<void(Worker&)>;
 
+  void Enqueue(Task task);
   void Run(int index);
   Result<OcrPage> Read(Worker& worker, const OcrJob& job);
+  Result<Thumbnail> MakeThumbnail(Worker& worker, const std::string& bytes, int orientation,
+                                  int long_edge);
 
   const OcrSettings settings_;
   DerivationCache* const cache_;
@@ -125,7 +136,7 @@ class OcrPool {
 
   std::mutex mu_;
   std::condition_variable wake_;
-  std::deque<std::unique_ptr<Task>> queue_;
+  std::deque<Task> queue_;
   bool stopping_ = false;
   mutable std::once_flag version_once_;
   mutable std::string engine_version_;  // from the worker's --version

@@ -48,17 +48,27 @@ std::string TextPdf(const std::vector<std::string>& lines) {
   return pdf;
 }
 
-// The page rendered by the real kebab-pdf, as PGM bytes.
+// The page rendered by the real kebab-pdf, as PGM bytes, in a directory of this call's own
+// (tests may run at once).
 std::string RenderPage(const std::string& pdf) {
-  const std::string dir = ::testing::TempDir() + "/ocr-render";
-  std::filesystem::create_directories(dir);
+  std::string dir = ::testing::TempDir() + "/ocr-render-XXXXXX";
+  EXPECT_NE(::mkdtemp(dir.data()), nullptr);
+  std::string said;
   auto run = RunSubprocess(
       {KEBAB_PDF_WORKER_PATH, "--render", dir, "--dpi", std::to_string(kDpi), "--pages", "1"}, pdf,
-      std::chrono::seconds(30), [](std::string_view) { return true; });
-  EXPECT_TRUE(run.ok() && run->exit_code == 0);
+      std::chrono::seconds(30), [&](std::string_view line) {
+        said += std::string(line) + "\n";
+        return true;
+      });
+  EXPECT_TRUE(run.ok() && run->exit_code == 0)
+      << (run.ok() ? "exit " + std::to_string(run->exit_code) + ", signal " +
+                         std::to_string(run->signal) + ", stderr: " + run->stderr_tail
+                   : run.status().message())
+      << "\nstdout: " << said;
   std::ifstream in(dir + "/page-1.pgm", std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();
+  std::filesystem::remove_all(dir);
   return s.str();
 }
 
@@ -193,6 +203,51 @@ TEST(OcrPoolTest, ExifOrientationIsUndoneAndBoxesComeBackToTheStoredImage) {
     EXPECT_NEAR(static_cast<int>(line.y + line.h), upright_width - ExpectedLeft(), 6);
     EXPECT_GT(line.h, line.w);  // the line runs down the stored image
   }
+}
+
+std::string FromBase64(std::string_view text) {
+  static const std::string kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  uint32_t bits = 0;
+  int count = 0;
+  for (char c : text) {
+    const size_t v = kAlphabet.find(c);
+    if (v == std::string::npos) continue;  // '=' padding
+    bits = (bits << 6) | static_cast<uint32_t>(v);
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out += static_cast<char>((bits >> count) & 0xFF);
+    }
+  }
+  return out;
+}
+
+TEST(OcrPoolTest, ThumbnailsAreUprightSmallJpegs) {
+  int w = 0, h = 0;
+  const std::string turned = TurnCounterClockwise(RenderPage(TextPdf(kLines)), &w, &h);
+  OcrPool pool(Eng(), nullptr, KEBAB_OCR_WORKER_PATH);
+  // Stored w x h lying on its side; upright it is h wide and w tall.
+  Result<Thumbnail> small = pool.SubmitThumbnail(turned, /*orientation=*/6, 400).get();
+  ASSERT_TRUE(small.ok()) << small.status().ToString();
+  EXPECT_EQ(small->height, 400u);
+  EXPECT_NEAR(static_cast<double>(small->width), 400.0 * h / w, 1.0);
+  const std::string jpeg = FromBase64(small->jpeg_base64);
+  ASSERT_TRUE(jpeg.starts_with("\xFF\xD8"));
+  EXPECT_EQ(internal::ImageSize(jpeg),
+            (std::pair<uint32_t, uint32_t>{small->width, small->height}));
+  // Large enough to read: the lines come out in order, so the image is upright.
+  Result<Thumbnail> readable = pool.SubmitThumbnail(turned, 6, 1536).get();
+  ASSERT_TRUE(readable.ok()) << readable.status().ToString();
+  EXPECT_EQ(readable->height, 1536u);
+  Result<OcrPage> read = pool.Submit(Job(FromBase64(readable->jpeg_base64))).get();
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  ASSERT_EQ(read->lines.size(), kLines.size());
+  EXPECT_EQ(read->lines[0].text, kLines[0]);
+  // What cannot be decoded is the image's error, as for OCR.
+  Result<Thumbnail> garbage = pool.SubmitThumbnail("not an image", 1, 400).get();
+  EXPECT_EQ(garbage.status().code(), ErrorCode::kInvalidInput) << garbage.status().ToString();
 }
 
 TEST(OcrPoolTest, BadImagesAreErrorsNamingTheProblem) {

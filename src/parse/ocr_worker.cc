@@ -14,6 +14,10 @@
 //             with boxes in pixels of the image as stored (before orientation and any
 //             downscaling), or {"kind":"error","code":"unsupported"|"damaged"|"too_large"|
 //             "language","message":S}. The worker stays up after an error.
+//   thumbnail: {"op":"thumbnail","bytes":N,"orientation":O,"long_edge":E,"max_pixels":M} and
+//             N bytes: the first frame, upright, its longer side at most E pixels, answered
+//             {"kind":"thumbnail","width":W,"height":H,"jpeg_base64":S} (what a vision model
+//             is sent for a caption; no Tesseract engine is loaded for it)
 //   `kebab-ocr --version` writes {"kind":"version","tesseract":S,"leptonica":S,
 //             "tessdata":DIR,"languages":[...]} (doctor).
 //
@@ -251,16 +255,21 @@ class Engine {
   bool ready_ = false;
 };
 
-json Serve(Engine& engine, const json& req, const std::string& bytes) {
-  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
-  const int frame = req.value("frame", 0);
-  const int psm = req.value("psm", 3);
-  const int orientation = req.value("orientation", 1);
-  const double max_pixels = req.value("max_pixels", 40e6);
-  std::string why;
-  if (!engine.Use(req.value("langs", std::string("eng")), &why)) return Error("language", why);
-  if (bytes.empty()) return Error("damaged", "the file is empty");
+// An image decoded for one request: upright, at most max_pixels (and, for a thumbnail, no
+// larger than it needs), with what it takes to map boxes back to the stored image.
+struct Decoded {
+  PixPtr pix;
+  int width = 0, height = 0;  // the image as stored
+  int frames = 1;
+  double scale = 1;  // decoded size / stored size
+};
 
+// Decodes `bytes` for a request, or says why not (the error reply). `long_edge` > 0 lets a
+// JPEG decode at a reduced size still at least that long.
+json Decode(const std::string& bytes, int frame, int orientation, double max_pixels, int long_edge,
+            Decoded* out) {
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  if (bytes.empty()) return Error("damaged", "the file is empty");
   l_int32 format = 0, w = 0, h = 0, bps = 0, spp = 0, cmap = 0;
   if (findFileFormatBuffer(data, &format) != 0 || format == IFF_UNKNOWN) {
     return Error("unsupported", "not an image format Leptonica reads");
@@ -275,6 +284,9 @@ json Serve(Engine& engine, const json& req, const std::string& bytes) {
   // past a bound it is refused rather than allowed to take the machine's memory.
   int reduction = 1;
   while (jpeg && reduction < 8 && pixels / (reduction * reduction) > max_pixels) reduction *= 2;
+  while (jpeg && reduction < 8 && long_edge > 0 && std::max(w, h) / (2 * reduction) >= long_edge) {
+    reduction *= 2;
+  }
   if (!jpeg && pixels > 4 * max_pixels) {
     return Error("too_large", std::to_string(w) + "x" + std::to_string(h) +
                                   " pixels is over 4x ingest.ocr.max_pixels (" +
@@ -304,35 +316,105 @@ json Serve(Engine& engine, const json& req, const std::string& bytes) {
   }
   pix = Orient(std::move(pix), orientation);
   if (pix == nullptr) return Error("damaged", "the image cannot be turned upright");
+  *out = {std::move(pix), w, h, frames, scale};
+  return nullptr;
+}
 
+json Recognize(Engine& engine, const json& req, const std::string& bytes) {
+  const int orientation = req.value("orientation", 1);
+  std::string why;
+  if (!engine.Use(req.value("langs", std::string("eng")), &why)) return Error("language", why);
+  Decoded d;
+  if (json error =
+          Decode(bytes, req.value("frame", 0), orientation, req.value("max_pixels", 40e6), 0, &d);
+      !error.is_null()) {
+    return error;
+  }
   const auto started = std::chrono::steady_clock::now();
   const int dpi = req.value("dpi", 0);
-  json out = engine.Recognize(pix.get(), psm, dpi > 0 ? static_cast<int>(dpi * scale) : 0);
+  json out = engine.Recognize(d.pix.get(), req.value("psm", 3),
+                              dpi > 0 ? static_cast<int>(dpi * d.scale) : 0);
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                       std::chrono::steady_clock::now() - started)
                       .count();
   // Boxes go back to the stored image: first undo the turn, in the decoded size, then the
   // scaling.
-  const double sw = w * scale, sh = h * scale;
+  const double scale = d.scale, w = d.width, h = d.height;
   for (json& line : out["lines"]) {
     Box b{line["x"].get<double>(), line["y"].get<double>(),
           line["x"].get<double>() + line["w"].get<double>(),
           line["y"].get<double>() + line["h"].get<double>()};
-    b = Unorient(b, orientation, sw, sh);
+    b = Unorient(b, orientation, w * scale, h * scale);
     const auto x0 = static_cast<int>(std::floor(b.x0 / scale));
     const auto y0 = static_cast<int>(std::floor(b.y0 / scale));
-    line["x"] = std::clamp(x0, 0, w);
-    line["y"] = std::clamp(y0, 0, h);
-    line["w"] = std::clamp(static_cast<int>(std::ceil(b.x1 / scale)) - x0, 0, w);
-    line["h"] = std::clamp(static_cast<int>(std::ceil(b.y1 / scale)) - y0, 0, h);
+    line["x"] = std::clamp(x0, 0, d.width);
+    line["y"] = std::clamp(y0, 0, d.height);
+    line["w"] = std::clamp(static_cast<int>(std::ceil(b.x1 / scale)) - x0, 0, d.width);
+    line["h"] = std::clamp(static_cast<int>(std::ceil(b.y1 / scale)) - y0, 0, d.height);
   }
   out["kind"] = "result";
-  out["width"] = w;
-  out["height"] = h;
-  out["frames"] = frames;
+  out["width"] = d.width;
+  out["height"] = d.height;
+  out["frames"] = d.frames;
   out["scale"] = std::round(scale * 1e4) / 1e4;
   out["ms"] = ms;
   return out;
+}
+
+std::string Base64(const uint8_t* data, size_t size) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((size + 2) / 3 * 4);
+  for (size_t i = 0; i < size; i += 3) {
+    const uint32_t n = (uint32_t{data[i]} << 16) | (i + 1 < size ? uint32_t{data[i + 1]} << 8 : 0) |
+                       (i + 2 < size ? uint32_t{data[i + 2]} : 0);
+    out += kAlphabet[(n >> 18) & 63];
+    out += kAlphabet[(n >> 12) & 63];
+    out += i + 1 < size ? kAlphabet[(n >> 6) & 63] : '=';
+    out += i + 2 < size ? kAlphabet[n & 63] : '=';
+  }
+  return out;
+}
+
+// The first frame, upright, its longer side at most long_edge, as a base64 JPEG: what a vision
+// model is sent for a caption.
+json Thumbnail(const json& req, const std::string& bytes) {
+  const int long_edge = std::clamp(req.value("long_edge", 768), 16, 4096);
+  Decoded d;
+  if (json error = Decode(bytes, 0, req.value("orientation", 1), req.value("max_pixels", 40e6),
+                          long_edge, &d);
+      !error.is_null()) {
+    return error;
+  }
+  // JPEG holds grey or RGB: palettes and 1-bit scans become RGB, transparency white.
+  PixPtr rgb(pixConvertTo32(d.pix.get()));
+  if (rgb != nullptr && pixGetSpp(d.pix.get()) == 4) {
+    rgb.reset(pixAlphaBlendUniform(rgb.get(), 0xffffff00));
+  }
+  if (rgb == nullptr) return Error("damaged", "the image cannot be converted to RGB");
+  const int longer = std::max(pixGetWidth(rgb.get()), pixGetHeight(rgb.get()));
+  if (longer > long_edge) {
+    const auto s = static_cast<float>(long_edge) / static_cast<float>(longer);
+    rgb.reset(pixScale(rgb.get(), s, s));
+    if (rgb == nullptr) return Error("too_large", "the image cannot be scaled down");
+  }
+  l_uint8* jpeg = nullptr;
+  size_t size = 0;
+  if (pixWriteMemJpeg(&jpeg, &size, rgb.get(), 85, 0) != 0 || jpeg == nullptr) {
+    return Error("damaged", "the image cannot be written as JPEG");
+  }
+  std::string encoded = Base64(jpeg, size);
+  lept_free(jpeg);
+  return {{"kind", "thumbnail"},
+          {"width", pixGetWidth(rgb.get())},
+          {"height", pixGetHeight(rgb.get())},
+          {"jpeg_base64", std::move(encoded)}};
+}
+
+json Serve(Engine& engine, const json& req, const std::string& bytes) {
+  if (req.value("op", std::string("ocr")) == "thumbnail") return Thumbnail(req, bytes);
+  return Recognize(engine, req, bytes);
 }
 
 }  // namespace

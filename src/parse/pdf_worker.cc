@@ -32,8 +32,10 @@
 #include <poppler-page.h>
 #include <poppler-version.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -153,7 +155,9 @@ int Render(poppler::document& doc, const std::string& dir, int dpi, const std::s
     }
     const std::string path = dir + "/page-" + std::to_string(number) + ".pgm";
     if (!WritePgm(image, path)) {
-      Emit({{"kind", "error"}, {"code", "io"}, {"message", "cannot write " + path}});
+      Emit({{"kind", "error"},
+            {"code", "io"},
+            {"message", "cannot write " + path + ": " + std::strerror(errno)}});
       return 1;
     }
     Emit({{"kind", "rendered"},
@@ -165,7 +169,9 @@ int Render(poppler::document& doc, const std::string& dir, int dpi, const std::s
   }
   Emit({{"kind", "end"}});
   std::cout.flush();
-  return 0;
+  // Everything is said and written: leave without tearing down poppler's renderer and font
+  // state, whose destructors have nothing to give back and are where a worker could still fail.
+  std::_Exit(std::cout ? 0 : 1);
 }
 
 }  // namespace
@@ -234,5 +240,7 @@ int main(int argc, char** argv) {
   }
   Emit({{"kind", "end"}});
   std::cout.flush();
-  return 0;
+  // Everything is said and written: leave without tearing down poppler's renderer and font
+  // state, whose destructors have nothing to give back and are where a worker could still fail.
+  std::_Exit(std::cout ? 0 : 1);
 }

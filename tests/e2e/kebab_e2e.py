@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.request
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -347,6 +348,28 @@ def read_ndjson_until(proc, predicate, timeout=60):
                     return lines, buf
             except ValueError:
                 pass
+
+
+class FakeOllama:
+    """tests/tools/fake_ollama.py on a free port of 127.0.0.1; `url` is its base URL. With
+    `reply_file`, chat replies are that file's text (FAKE_OLLAMA_REPLY_FILE)."""
+
+    def __init__(self, reply_file=None):
+        env = dict(os.environ)
+        if reply_file:
+            env["FAKE_OLLAMA_REPLY_FILE"] = reply_file
+        self.proc = subprocess.Popen(
+            ["/usr/bin/python3", os.path.join(REPO, "tests", "tools", "fake_ollama.py"), "0"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.url = f"http://127.0.0.1:{int(self.proc.stdout.readline())}"
+
+    def get(self, path):
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return json.loads(r.read())
+
+    def close(self):
+        kill_quietly(self.proc)
+        self.proc.wait()
 
 
 def kill_quietly(proc, sig=signal.SIGKILL):

@@ -12,26 +12,13 @@ import subprocess
 import time
 import unittest
 
-from kebab_e2e import (EXIT_ERROR, EXIT_NO_RESULT, EXIT_OK, REPO, KebabTestCase,
+from kebab_e2e import (EXIT_ERROR, EXIT_NO_RESULT, EXIT_OK, REPO, FakeOllama, KebabTestCase,
                        kill_quietly, schema_errors)
 
-FAKE_OLLAMA = os.path.join(REPO, "tests", "tools", "fake_ollama.py")
 VERIFIER = os.path.join(REPO, "bench", "data", "verifier")
 MODELS = os.environ.get("KEBAB_TINY_MODEL_DIR", "")
 QWEN2_TINY = os.path.join(MODELS, "qwen2-tiny.gguf")
 COMPOST = "how often should the compost heap be turned?"
-
-
-class FakeOllama:
-    def __init__(self, reply_file):
-        env = dict(os.environ, FAKE_OLLAMA_REPLY_FILE=reply_file)
-        self.proc = subprocess.Popen(["/usr/bin/python3", FAKE_OLLAMA, "0"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-        self.url = f"http://127.0.0.1:{int(self.proc.stdout.readline())}"
-
-    def close(self):
-        kill_quietly(self.proc)
-        self.proc.wait()
 
 
 class AskTest(KebabTestCase):

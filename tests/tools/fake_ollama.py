@@ -19,6 +19,14 @@ line of stdout, then serves on 127.0.0.1 what Ollama serves:
   GET  /v1/models      {"object": "list", "data": [{"id": "llama3.2:latest", ...}, ...]}
   GET  /_test/last_chat  (not Ollama's) the body of the last chat request, for tests to check
                        what a client sent
+  GET  /_test/stats    (not Ollama's) {"chats": N, "images": M}: chat requests and images
+                       received so far
+Vision: a user message may carry images, as Ollama takes them ("images": [base64, ...]) or as
+OpenAI does (content parts {"type": "image_url", "image_url": {"url": "data:image/...;base64,
+..."}}). Only the vision model "llava:7b" accepts them (others answer 400, as Ollama does for
+a model without vision); its reply is then a caption of the last image, read from its bytes:
+"A kebab-shop photo of W by H pixels." (a JPEG's size from its frame header, a PNG's from IHDR;
+anything that is not a JPEG or PNG is a 400).
 Each vector is derived from a hash of its text alone (not normalized, so the client's
 normalization is tested), so the same text always gets the same vector. A chat reply echoes the
 last user message, one piece per word with the space after it (so pieces concatenate to it
@@ -39,6 +47,7 @@ models, for both:
 With FAKE_OLLAMA_REPLY_FILE set (kebab ask's end-to-end tests), a chat reply is that file's
 text instead of the echo, read anew for every request, so a test scripts the model's answer.
 """
+import base64
 import hashlib
 import http.server
 import json
@@ -50,11 +59,13 @@ import threading
 import time
 
 DIMS = 8
-CHAT_MODELS = ["llama3.2:latest", "qwen2.5:0.5b"]
+CHAT_MODELS = ["llama3.2:latest", "qwen2.5:0.5b", "llava:7b"]
+VISION_MODELS = ["llava:7b"]
 CHAT_SPECIAL = ["broken", "slow", "garbage", "stall", "crash"]
 RUNNER_DIED = "llama runner process has terminated"
 
 last_chat = {}  # the body of the last chat request
+stats = {"chats": 0, "images": 0}
 last_chat_lock = threading.Lock()
 
 
@@ -63,9 +74,54 @@ def with_tag(name):
     return name if ":" in name.rsplit("/", 1)[-1] else name + ":latest"
 
 
+def text_of(content):
+    """A message's text: the content string, or its text parts (OpenAI's list form)."""
+    if isinstance(content, list):
+        return " ".join(p.get("text", "") for p in content
+                        if isinstance(p, dict) and p.get("type") == "text")
+    return content if isinstance(content, str) else ""
+
+
+def images_of(message):
+    """The base64 images a message carries, in either protocol's form."""
+    images = list(message.get("images") or [])
+    content = message.get("content")
+    if isinstance(content, list):
+        for p in content:
+            if isinstance(p, dict) and p.get("type") == "image_url":
+                url = (p.get("image_url") or {}).get("url", "")
+                if not url.startswith("data:image/") or ";base64," not in url:
+                    raise ValueError("image_url is not a base64 data URL")
+                images.append(url.split(";base64,", 1)[1])
+    return images
+
+
+def caption_of(image_b64):
+    """The fake vision model's caption of one image, from its bytes."""
+    data = base64.b64decode(image_b64, validate=True)
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        width, height = struct.unpack(">II", data[16:24])
+    elif data[:2] == b"\xff\xd8":
+        i, width, height = 2, 0, 0
+        while i + 9 < len(data):
+            marker = data[i + 1]
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                height, width = struct.unpack(">HH", data[i + 5:i + 9])
+                break
+            i += 2 + struct.unpack(">H", data[i + 2:i + 4])[0]
+        if not width:
+            raise ValueError("a JPEG without a frame header")
+    else:
+        raise ValueError("not a JPEG or PNG image")
+    return "A kebab-shop photo of %d by %d pixels." % (width, height)
+
+
 def chat_reply(messages, limit, stops):
     """The pieces of the reply, its done_reason and the prompt's token count."""
-    users = [m.get("content", "") for m in messages if m.get("role") == "user"]
+    users = [text_of(m.get("content", "")) for m in messages if m.get("role") == "user"]
+    last_images = [images_of(m) for m in messages if m.get("role") == "user"][-1:]
+    if last_images and last_images[0]:
+        users = [caption_of(last_images[0][-1])]
     script = os.environ.get("FAKE_OLLAMA_REPLY_FILE")
     if script and os.path.exists(script):
         with open(script, encoding="utf-8") as f:
@@ -79,7 +135,7 @@ def chat_reply(messages, limit, stops):
     if cuts:
         text, reason = text[:min(cuts)], "stop"
         pieces = re.findall(r"\S+\s*|\s+", text)
-    prompt_tokens = sum(len(m.get("content", "").split()) for m in messages)
+    prompt_tokens = sum(len(text_of(m.get("content", "")).split()) for m in messages)
     return pieces, reason, prompt_tokens
 
 
@@ -139,6 +195,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif self.path == "/_test/last_chat":
             with last_chat_lock:
                 self.reply(200, last_chat)
+        elif self.path == "/_test/stats":
+            with last_chat_lock:
+                self.reply(200, stats)
         else:
             self.reply(404, {"error": "404 page not found"})
 
@@ -161,16 +220,33 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         openai = self.path.startswith("/v1/")
         chat = self.path in chat_paths
+        images = []
         if chat:
+            try:
+                images = [i for m in req.get("messages", []) for i in images_of(m)]
+            except ValueError as e:
+                self.error(400, str(e), openai)
+                return
             with last_chat_lock:
                 last_chat.clear()
                 last_chat.update(req)
+                stats["chats"] += 1
+                stats["images"] += len(images)
         known = not chat or with_tag(model) in CHAT_MODELS or model in CHAT_SPECIAL
         if model == "missing" or not known:
             self.error(404, 'model "%s" not found, try pulling it first' % model, openai)
             return
         if model == "broken":
             self.error(500, RUNNER_DIED, openai)
+            return
+        if images and with_tag(model) not in VISION_MODELS:
+            self.error(400, "this model does not support image input", openai)
+            return
+        try:
+            for image in images:
+                caption_of(image)
+        except ValueError as e:
+            self.error(400, "invalid image input: %s" % e, openai)
             return
         if model == "slow":
             time.sleep(5)

@@ -49,8 +49,12 @@ def _pdf(objects):
 def page_pgm(worker, lines, dpi):
     """Renders `lines` with the kebab-pdf at `worker`: (width, height, grey bytes)."""
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([worker, "--render", tmp, "--dpi", str(dpi), "--pages", "1"],
-                       input=_text_pdf(lines), check=True, capture_output=True)
+        run = subprocess.run([worker, "--render", tmp, "--dpi", str(dpi), "--pages", "1"],
+                             input=_text_pdf(lines), capture_output=True)
+        if run.returncode != 0:
+            raise RuntimeError("%s --render ended with %d\nstdout: %s\nstderr: %s" % (
+                worker, run.returncode, run.stdout.decode(errors="replace"),
+                run.stderr.decode(errors="replace")))
         with open(os.path.join(tmp, "page-1.pgm"), "rb") as f:
             data = f.read()
     magic, dims, maxval, pixels = data.split(b"\n", 3)

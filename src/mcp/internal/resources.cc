@@ -56,8 +56,10 @@ json ResourceTemplates() {
              {"title", "An indexed document, or the lines a citation cites"},
              {"description",
               "path is a workspace path (notes/x.md) for the whole document, or a hit's "
-              "citation.uri (notes/x.md#L10-L14) for exactly the cited lines. The bare "
-              "citation.uri is accepted too."},
+              "citation.uri for exactly what it cites: lines (notes/x.md#L10-L14), a page "
+              "(x.pdf#p=3), the text read in a region (scan.pdf#p=2&xywh=120,340,980,210) or "
+              "an image's caption (photo.jpg#caption). The bare citation.uri is accepted "
+              "too."},
              {"mimeType", "text/plain"}}}}};
 }
 
