@@ -1,6 +1,7 @@
 #include "app/wire.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/json_text.h"
 #include "core/unicode.h"
@@ -194,18 +195,32 @@ json PageList(const CanonicalDocument& d) {
   }
   json pages = json::array();
   size_t b = 0;
+  // A multi-page tiff's description covers the whole file, on no page.
+  while (b < d.blocks.size() && d.blocks[b].span.page == 0) ++b;
   for (uint32_t page = 1; page <= count; ++page) {
-    size_t blocks = 0, chars = 0;
+    size_t blocks = 0, chars = 0, ocr_chars = 0;
+    double confidence_sum = 0;
     std::vector<std::string> heading_path;
     for (; b < d.blocks.size() && d.blocks[b].span.page == page; ++b, ++blocks) {
-      if (blocks == 0) heading_path = d.blocks[b].heading_path;
-      chars += Utf8Length(d.blocks[b].text);
+      const Block& block = d.blocks[b];
+      if (blocks == 0) heading_path = block.heading_path;
+      const size_t n = Utf8Length(block.text);
+      chars += n;
+      if (block.confidence) {
+        ocr_chars += n;
+        confidence_sum += *block.confidence * static_cast<double>(n);
+      }
     }
-    pages.push_back({{"page", page},
-                     {"heading_path", heading_path},
-                     {"blocks", blocks},
-                     {"chars", chars},
-                     {"has_text", blocks > 0}});
+    json entry = {{"page", page},
+                  {"heading_path", heading_path},
+                  {"blocks", blocks},
+                  {"chars", chars},
+                  {"has_text", blocks > 0}};
+    if (ocr_chars > 0) {
+      entry["ocr_confidence"] =
+          std::round(confidence_sum / static_cast<double>(ocr_chars) * 10) / 10;
+    }
+    pages.push_back(std::move(entry));
   }
   return pages;
 }
@@ -242,7 +257,11 @@ json DocumentInspection(const store::StoredDocument& s) {
             {"blocks", blocks},
             {"chunk_ids", s.chunk_ids},
             {"provenance", provenance}};
-  if (!d.blocks.empty() && d.blocks.front().span.kind == SourceSpan::Kind::kPage) {
+  // Paged: a PDF's text layer or OCR, a multi-page tiff's frames.
+  if (std::any_of(d.blocks.begin(), d.blocks.end(), [](const Block& b) {
+        return b.span.kind == SourceSpan::Kind::kPage ||
+               (b.span.kind == SourceSpan::Kind::kRegion && b.span.page > 0);
+      })) {
     j["pages"] = PageList(d);
   }
   return j;

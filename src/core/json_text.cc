@@ -140,7 +140,12 @@ void AppendBlockPayloadJson(std::string& out, const Block& b) {
       return;
     case BlockKind::kParagraph:
     case BlockKind::kQuote:
-      out += "{\"text\":";
+      out += '{';
+      if (b.confidence) {
+        // nlohmann's spelling of the number, as PayloadJson().dump() has it.
+        out += "\"confidence\":" + nlohmann::json(*b.confidence).dump() + ',';
+      }
+      out += "\"text\":";
       AppendJsonString(out, b.text);
       out += '}';
       return;

@@ -84,6 +84,12 @@ TEST(JsonTextTest, BlockPayloadMatchesNlohmannDumpForEveryKind) {
   Block audio = blocks[7];
   audio.kind = BlockKind::kAudioRef;
   EXPECT_EQ(Written(AppendBlockPayloadJson, audio), audio.PayloadJson().dump());
+  // What OCR read keeps its confidence, whole or not.
+  for (double confidence : {93.4, 90.0, 0.0, 100.0}) {
+    Block ocr = blocks[1];
+    ocr.confidence = confidence;
+    EXPECT_EQ(Written(AppendBlockPayloadJson, ocr), ocr.PayloadJson().dump()) << confidence;
+  }
 }
 
 TEST(JsonTextTest, MetadataMatchesNlohmannDump) {

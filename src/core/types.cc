@@ -161,6 +161,7 @@ nlohmann::json Block::PayloadJson() const {
       return {{"level", level}, {"text", text}};
     case BlockKind::kParagraph:
     case BlockKind::kQuote:
+      if (confidence) return {{"text", text}, {"confidence", *confidence}};
       return {{"text", text}};
     case BlockKind::kList:
       return {{"ordered", ordered}, {"items", items}};

@@ -72,6 +72,7 @@ struct Block {
   std::vector<std::string> headers;            // kTable
   std::vector<std::vector<std::string>> rows;  // kTable
   std::string src, alt;                        // kImageRef / kAudioRef
+  std::optional<double> confidence;            // read by OCR: its lines' mean, 0..100
 
   // The kind-specific part, as stored in blocks.payload_json.
   nlohmann::json PayloadJson() const;

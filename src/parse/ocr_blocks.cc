@@ -1,6 +1,7 @@
 #include "parse/internal/ocr_blocks.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/time.h"
 #include "core/unicode.h"
@@ -28,6 +29,7 @@ size_t AppendOcrBlocks(const OcrPage& page, uint32_t page_no, std::optional<uint
     const int paragraph = page.lines[i].paragraph;
     Box box;
     std::string text;
+    double confidence_sum = 0, weight = 0;
     size_t n = 0;
     for (; i < page.lines.size() && page.lines[i].paragraph == paragraph && n < kMaxLinesPerBlock;
          ++i, ++n) {
@@ -35,11 +37,14 @@ size_t AppendOcrBlocks(const OcrPage& page, uint32_t page_no, std::optional<uint
       if (!text.empty()) text += '\n';
       text += SanitizeUtf8(line.text);
       box.Add(line);
+      confidence_sum += line.confidence * static_cast<double>(line.text.size());
+      weight += static_cast<double>(line.text.size());
     }
     if (text.empty()) continue;
     Block b;
     b.kind = BlockKind::kParagraph;
     b.text = Nfc(text);
+    b.confidence = weight > 0 ? std::round(confidence_sum / weight * 10) / 10 : 0.0;
     b.ordinal = static_cast<int>(doc->blocks.size());
     b.span.kind = SourceSpan::Kind::kRegion;
     b.span.page = page_no;

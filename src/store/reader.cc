@@ -183,6 +183,9 @@ Result<std::optional<StoredDocument>> Store::GetDocument(const std::string& doc_
       blk.rows = p.value("rows", std::vector<std::vector<std::string>>{});
       blk.src = p.value("src", std::string());
       blk.alt = p.value("alt", std::string());
+      if (p.contains("confidence") && p["confidence"].is_number()) {
+        blk.confidence = p["confidence"].get<double>();
+      }
     }
     d.blocks.push_back(std::move(blk));
   }

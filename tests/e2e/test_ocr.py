@@ -93,6 +93,14 @@ class GeneratedScanTest(KebabTestCase):
         self.assertIn("Wombats dig long burrows", chunk["text"])
         human = self.sb.run("search", "numbats termites")
         self.assertIn("#xywh=", human.stdout)
+        # Each page and block OCR read keeps its confidence.
+        inspected = self.kjson("inspect", "doc", items["scans/letter.pdf"]["doc_id"],
+                               schema="document_inspection")
+        self.assertEqual(len(inspected["pages"]), 2)
+        for page in inspected["pages"]:
+            self.assertGreater(page["ocr_confidence"], 80, page)
+        confidences = [b["payload"]["confidence"] for b in inspected["blocks"]]
+        self.assertTrue(confidences and min(confidences) > 80, confidences)
 
         # An image is found by its name and what it is, even where it holds no words.
         self.assertEqual(self.hit_paths(self.search("board")), ["photos/board.png"])
