@@ -78,7 +78,8 @@ Result<parse::Caption> ModelCaptioner::Describe(std::string_view image, int orie
     if (std::optional<std::string> hit = cache_->Get(key)) {
       const json j = json::parse(*hit, nullptr, /*allow_exceptions=*/false);
       if (j.is_object() && j.contains("text") && j["text"].is_string()) {
-        return parse::Caption{j["text"].get<std::string>(), model_name, true, 0};
+        return parse::Caption{j["text"].get<std::string>(), model_name, kCaptionPromptVersion, true,
+                              0};
       }
     }
   }
@@ -129,7 +130,7 @@ Result<parse::Caption> ModelCaptioner::Describe(std::string_view image, int orie
   if (cache_ != nullptr) {
     cache_->Put(key, kCacheKind, json({{"text", text}, {"model", model_name}, {"ms", ms}}).dump());
   }
-  return parse::Caption{std::move(text), model_name, false, ms};
+  return parse::Caption{std::move(text), model_name, kCaptionPromptVersion, false, ms};
 }
 
 Result<std::string> CheckCaptionModel(const config::Config& config) {

@@ -23,7 +23,8 @@ class OcrPool;
 // A caption of an image by a vision model (ingest.image.caption), cited as `photo.jpg#caption`.
 struct Caption {
   std::string text;
-  std::string model;  // "ollama:qwen2.5vl:7b": who wrote it, as its citation names it
+  std::string model;           // "qwen2.5vl:7b": who wrote it, as its citation names it
+  std::string prompt_version;  // "caption-v1": what it was asked
   bool cached = false;
   int64_t ms = 0;  // the model's time; 0 when it came from the cache
 };

@@ -291,7 +291,7 @@ Result<CanonicalDocument> ImageExtractor::Extract(const ExtractInput& input) con
       b.span.kind = SourceSpan::Kind::kCaption;
       b.span.model = c->model;
       doc.blocks.insert(doc.blocks.begin(), std::move(b));
-      doc.metadata.user["caption"] = {{"model", c->model}};
+      doc.metadata.user["caption"] = {{"model", c->model}, {"prompt", c->prompt_version}};
       captioned = true;
     } else if (c.status().code() != ErrorCode::kCancelled) {
       doc.warnings.push_back("no caption: " + c.status().message() +

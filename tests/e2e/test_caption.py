@@ -71,12 +71,18 @@ class CaptionTest(KebabTestCase):
         item = {i["doc_path"]: i for i in report["items"]}["photos/board.png"]
         self.assertEqual(item["warnings"], [])
         self.assertIn("+caption(ollama|llava:7b|caption-v1|e768|t96)", item["parser_version"])
+        [doc] = [d for d in self.list_docs() if d["doc_path"] == "photos/board.png"]
+        inspected = self.kjson("inspect", "doc", doc["doc_id"], schema="document_inspection")
+        self.assertEqual(inspected["metadata"]["user"]["caption"],
+                         {"model": "llava:7b", "prompt": "caption-v1"})
 
         hit = self.caption_hit()
         self.assertEqual(hit["doc_path"], "photos/board.png")
         self.assertEqual(hit["citation"]["uri"], "photos/board.png#caption")
         self.assertEqual(hit["citation"]["model"], "llava:7b")
         self.assertIn("A kebab-shop photo of 593 by 768 pixels.", hit["snippet"])
+        chunk = self.kjson("inspect", "chunk", hit["chunk_id"], schema="chunk_inspection")
+        self.assertEqual(chunk["source_spans"], [{"kind": "caption", "model": "llava:7b"}])
         # OCR still reads the same image, cited by region.
         words = self.search("wombats dig long burrows", "--k", "5")["hits"]
         self.assertEqual(words[0]["citation"]["kind"], "region")
