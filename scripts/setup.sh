@@ -36,6 +36,7 @@ PACKAGES=(
   libcurl4-openssl-dev libfmt-dev
   libpoppler-cpp-dev libpoppler-private-dev
   libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-kor libexif-dev
+  libtree-sitter-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema
   recollcmd ripgrep poppler-utils tesseract-ocr
@@ -57,12 +58,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# SQLite and llama.cpp are built once per version into a cache outside the repository; USearch
-# and cpp-httplib likewise fetched once.
+# SQLite and llama.cpp are built once per version into a cache outside the repository; USearch,
+# cpp-httplib and the tree-sitter grammars likewise fetched once.
 SQLITE_PREFIX=$(scripts/build-sqlite.sh)
 LLAMA_PREFIX=$(scripts/build-llama.sh)
 USEARCH_DIR=$(scripts/fetch-usearch.sh)
 HTTPLIB_DIR=$(scripts/fetch-httplib.sh)
+GRAMMARS_DIR=$(scripts/fetch-grammars.sh)
 # The official MCP SDK for the `kebab mcp` end-to-end tests (tests/mcp), unless tests are off
 # or this is the demo (which runs no tests and should be as quick as the build allows).
 # Passed only when fetched, so that a demo run keeps what an earlier setup gave the build.
@@ -73,7 +75,8 @@ fi
 BUILD_TYPE="${KEBAB_BUILD_TYPE:-RelWithDebInfo}"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
   -DKEBAB_SQLITE_PREFIX="$SQLITE_PREFIX" -DKEBAB_LLAMA_PREFIX="$LLAMA_PREFIX" \
-  -DKEBAB_USEARCH_DIR="$USEARCH_DIR" -DKEBAB_HTTPLIB_DIR="$HTTPLIB_DIR" "${CMAKE_ARGS[@]}" >/dev/null
+  -DKEBAB_USEARCH_DIR="$USEARCH_DIR" -DKEBAB_HTTPLIB_DIR="$HTTPLIB_DIR" \
+  -DKEBAB_GRAMMARS_DIR="$GRAMMARS_DIR" "${CMAKE_ARGS[@]}" >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 echo "setup: built $(pwd)/$BUILD_DIR/kebab" >&2
 

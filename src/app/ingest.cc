@@ -91,10 +91,11 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
     p.result = "unchanged";
     return finish(std::move(p));
   }
-  // Generated-file markers mean "do not index" for source code (lockfiles, protoc output);
+  // Generated-file markers, lock files and minified code mean "do not index" for source code;
   // generated *documentation* is still knowledge, so prose is never skipped for them.
   if (ctx.config.ingest.skip_generated && file.media == MediaKind::kCode &&
-      source::LooksGenerated(std::string_view(*bytes).substr(0, 512))) {
+      (source::LooksGenerated(std::string_view(*bytes).substr(0, 512)) ||
+       source::LooksMachineMade(file.workspace_path, std::string_view(*bytes).substr(0, 4096)))) {
     p.result = "skipped";
     p.skip_reason = std::string(source::kSkipGenerated);
     return finish(std::move(p));

@@ -1,5 +1,6 @@
 #include "chunk/chunker.h"
 
+#include "chunk/internal/code.h"
 #include "chunk/internal/pdf_page.h"
 #include "chunk/md_heading.h"
 
@@ -33,12 +34,24 @@ class Pages final : public Chunker {
   const char* const version_;
 };
 
+class Code final : public Chunker {
+ public:
+  std::string_view version() const override { return internal::kCodeV1; }
+  std::string PolicyHash(const ChunkPolicy& policy) const override {
+    return internal::CodePolicyHash(policy);
+  }
+  std::vector<Chunk> Split(const CanonicalDocument& doc, const ChunkPolicy& policy) const override {
+    return internal::ChunkCode(doc, policy);
+  }
+};
+
 }  // namespace
 
 const Chunker* ChunkerFor(MediaKind media) {
   static const MdHeading md_heading;
   static const Pages pdf_page(internal::kPdfPageV1);
   static const Pages image_region(internal::kImageRegionV1);
+  static const Code code;
   switch (media) {
     case MediaKind::kMarkdown:
       return &md_heading;
@@ -46,6 +59,8 @@ const Chunker* ChunkerFor(MediaKind media) {
       return &pdf_page;
     case MediaKind::kImage:
       return &image_region;
+    case MediaKind::kCode:
+      return &code;
     default:
       return nullptr;
   }

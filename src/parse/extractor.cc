@@ -1,5 +1,6 @@
 #include "parse/extractor.h"
 
+#include "parse/internal/code.h"
 #include "parse/internal/image.h"
 #include "parse/internal/pdf.h"
 #include "parse/markdown.h"
@@ -21,6 +22,7 @@ const Extractor* ExtractorFor(MediaKind media) {
   static const MarkdownExtractor markdown;
   static const internal::PdfExtractor pdf;
   static const internal::ImageExtractor image;
+  static const internal::CodeExtractor code;
   switch (media) {
     case MediaKind::kMarkdown:
       return &markdown;
@@ -28,6 +30,8 @@ const Extractor* ExtractorFor(MediaKind media) {
       return &pdf;
     case MediaKind::kImage:
       return &image;
+    case MediaKind::kCode:
+      return &code;
     default:
       return nullptr;
   }

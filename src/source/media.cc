@@ -134,6 +134,22 @@ bool LooksGenerated(std::string_view head) {
   return false;
 }
 
+bool LooksMachineMade(std::string_view workspace_path, std::string_view head) {
+  const size_t slash = workspace_path.rfind('/');
+  const std::string_view name =
+      workspace_path.substr(slash == std::string_view::npos ? 0 : slash + 1);
+  static constexpr std::string_view kLockFiles[] = {
+      "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "composer.lock",
+      "Cargo.lock",        "poetry.lock",         "yarn.lock",      "Gemfile.lock"};
+  for (std::string_view lock : kLockFiles) {
+    if (name == lock) return true;
+  }
+  if (name.find(".min.") != std::string_view::npos) return true;
+  constexpr size_t kLongLine = 1000;
+  const size_t nl = head.substr(0, 4096).find('\n');
+  return (nl == std::string_view::npos ? std::min<size_t>(head.size(), 4096) : nl) > kLongLine;
+}
+
 void SkipTally::Add(std::string_view reason, std::string_view workspace_path) {
   const std::string key(reason);
   ++counts[key];

@@ -123,13 +123,17 @@ class GeneratedScanTest(KebabTestCase):
         self.assertEqual(self.hit_paths(self.search("quokkas shade")),
                          ["archive/letter.pdf", "photos/whiteboard.png"])
 
-        # Other languages read again: the cache is keyed by them.
+        # Other languages read again: the cache is keyed by them. (The letter's two pages are
+        # the same image, so the one read second may come from what the first just read.)
         self.sb.write_config(OCR_CONFIG.replace('["eng"]', '["eng", "osd"]'))
         events, report = self.ingest()
         self.assertEqual(report["updated"], 2)
         finished = [e for e in self.ocr_events(events) if e["kind"] == "pdf_ocr_finished"]
         self.assertEqual(len(finished), 3)
-        self.assertFalse(any(e["cached"] for e in finished), finished)
+        fresh = [e for e in finished if not e["cached"]]
+        self.assertEqual({e["path"] for e in fresh}, {"archive/letter.pdf", "photos/whiteboard.png"},
+                         finished)
+        self.assertLessEqual(len(finished) - len(fresh), 1, finished)
 
     def test_bad_images_cost_one_file_each(self):
         with open(self.sb.path("photos/board.png"), "rb") as f:

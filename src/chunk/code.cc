@@ -1,0 +1,128 @@
+#include "chunk/internal/code.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/hash.h"
+#include "core/ids.h"
+
+namespace kebab::chunk::internal {
+namespace {
+
+struct Piece {
+  std::string text;
+  uint64_t start = 0, end = 0;  // lines
+};
+
+// `b`'s text in pieces of at most `max` tokens, cut at blank lines (a piece of one overlong
+// paragraph is cut at line ends); each piece knows its lines.
+std::vector<Piece> Split(const Block& b, size_t max) {
+  std::vector<Piece> pieces;
+  Piece cur{"", b.span.start, b.span.start};
+  uint64_t line = b.span.start;
+  size_t pos = 0;
+  auto flush = [&] {
+    while (!cur.text.empty() && cur.text.back() == '\n') cur.text.pop_back();
+    if (!cur.text.empty()) pieces.push_back(cur);
+    cur = Piece{"", line, line};
+  };
+  while (pos <= b.text.size()) {
+    size_t end = b.text.find('\n', pos);
+    if (end == std::string::npos) end = b.text.size();
+    const std::string_view text = std::string_view(b.text).substr(pos, end - pos);
+    const bool blank = text.find_first_not_of(" \t") == std::string_view::npos;
+    const size_t grown = static_cast<size_t>(EstimateTokens(cur.text)) +
+                         static_cast<size_t>(EstimateTokens(text)) + 1;
+    if (!cur.text.empty() && (grown > max || (blank && grown > max / 2))) flush();
+    if (cur.text.empty()) cur.start = line;
+    cur.text.append(text);
+    cur.text += '\n';
+    cur.end = line;
+    ++line;
+    pos = end + 1;
+  }
+  flush();
+  return pieces;
+}
+
+}  // namespace
+
+std::string CodePolicyHash(const ChunkPolicy& policy) {
+  const nlohmann::json j = {{"chunker_version", kCodeV1},
+                            {"target_tokens", policy.target_tokens},
+                            {"max_chunk_tokens", policy.max_chunk_tokens}};
+  return Blake3Hex(CanonicalJson(j)).substr(0, 16);
+}
+
+std::vector<Chunk> ChunkCode(const CanonicalDocument& doc, const ChunkPolicy& policy) {
+  const std::string policy_hash = CodePolicyHash(policy);
+  const auto max = static_cast<size_t>(std::max(1, policy.max_chunk_tokens));
+  const auto target = static_cast<size_t>(std::max(1, policy.target_tokens));
+  std::vector<Chunk> out;
+  auto emit = [&](std::string text, uint64_t start, uint64_t end, const Block& like,
+                  std::vector<std::string> block_ids, std::optional<std::string> symbol,
+                  const std::string& id_salt) {
+    Chunk c;
+    c.doc_id = doc.doc_id;
+    c.text = std::move(text);
+    c.block_ids = std::move(block_ids);
+    c.chunker_version = kCodeV1;
+    c.policy_hash = policy_hash;
+    c.token_estimate = EstimateTokens(c.text);
+    SourceSpan span = like.span;
+    span.start = start;
+    span.end = end;
+    span.symbol = symbol;
+    c.source_spans.push_back(std::move(span));
+    c.section_label = symbol.value_or("");
+    c.chunk_id = ChunkId(c.doc_id, kCodeV1, c.block_ids, policy_hash + id_salt);
+    out.push_back(std::move(c));
+  };
+  size_t i = 0;
+  while (i < doc.blocks.size()) {
+    const Block& b = doc.blocks[i];
+    if (b.span.symbol) {
+      const std::vector<Piece> pieces = static_cast<size_t>(EstimateTokens(b.text)) <= max
+                                            ? std::vector<Piece>{{b.text, b.span.start, b.span.end}}
+                                            : Split(b, max);
+      for (size_t p = 0; p < pieces.size(); ++p) {
+        std::string symbol = *b.span.symbol;
+        if (pieces.size() > 1) {
+          symbol += " [part " + std::to_string(p + 1) + "/" + std::to_string(pieces.size()) + "]";
+        }
+        emit(pieces[p].text, pieces[p].start, pieces[p].end, b, {b.block_id}, symbol,
+             pieces.size() > 1 ? "#part" + std::to_string(p) : "");
+      }
+      ++i;
+      continue;
+    }
+    // Paragraphs of a source without a grammar, up to target_tokens a chunk; one longer than
+    // max_chunk_tokens in pieces cut at line ends.
+    if (static_cast<size_t>(EstimateTokens(b.text)) > max) {
+      const std::vector<Piece> pieces = Split(b, max);
+      for (size_t p = 0; p < pieces.size(); ++p) {
+        emit(pieces[p].text, pieces[p].start, pieces[p].end, b, {b.block_id}, std::nullopt,
+             "#part" + std::to_string(p));
+      }
+      ++i;
+      continue;
+    }
+    std::string text = b.text;
+    std::vector<std::string> ids = {b.block_id};
+    const uint64_t start = b.span.start;
+    uint64_t end = b.span.end;
+    size_t j = i + 1;
+    while (j < doc.blocks.size() && !doc.blocks[j].span.symbol &&
+           static_cast<size_t>(EstimateTokens(text) + EstimateTokens(doc.blocks[j].text)) <=
+               target) {
+      text += "\n\n" + doc.blocks[j].text;
+      ids.push_back(doc.blocks[j].block_id);
+      end = doc.blocks[j].span.end;
+      ++j;
+    }
+    emit(std::move(text), start, end, b, std::move(ids), std::nullopt, "");
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace kebab::chunk::internal

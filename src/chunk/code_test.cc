@@ -1,0 +1,79 @@
+// Chunker code-v1: a symbol block per chunk, overlong units in numbered parts citing their own
+// lines, paragraphs of grammar-less sources gathered up to the target size.
+#include "chunk/internal/code.h"
+
+#include <gtest/gtest.h>
+
+namespace kebab::chunk {
+namespace {
+
+Block CodeBlock(std::string text, uint64_t start, uint64_t end, std::optional<std::string> symbol) {
+  Block b;
+  b.kind = BlockKind::kCode;
+  b.text = std::move(text);
+  b.block_id = "b" + std::to_string(start);
+  b.span.kind = SourceSpan::Kind::kCode;
+  b.span.start = start;
+  b.span.end = end;
+  b.span.lang = "rust";
+  b.span.symbol = std::move(symbol);
+  return b;
+}
+
+TEST(CodeChunkerTest, EachSymbolIsAChunkCitingItsLines) {
+  CanonicalDocument doc;
+  doc.doc_id = "d";
+  doc.blocks = {CodeBlock("use std::io;", 1, 1, "<top-level>"),
+                CodeBlock("fn a() {}", 3, 3, "m::a"), CodeBlock("fn b() {}", 5, 5, "m::b")};
+  const std::vector<Chunk> chunks = ChunkerFor(MediaKind::kCode)->Split(doc, ChunkPolicy{});
+  ASSERT_EQ(chunks.size(), 3u);
+  EXPECT_EQ(chunks[1].text, "fn a() {}");
+  EXPECT_EQ(chunks[1].section_label, "m::a");
+  const SourceSpan& s = chunks[1].source_spans.at(0);
+  EXPECT_EQ(s.kind, SourceSpan::Kind::kCode);
+  EXPECT_EQ(std::make_pair(s.start, s.end), std::make_pair(uint64_t{3}, uint64_t{3}));
+  EXPECT_EQ(s.symbol, "m::a");
+  EXPECT_EQ(s.lang, "rust");
+  EXPECT_EQ(chunks[0].chunker_version, "code-v1");
+}
+
+TEST(CodeChunkerTest, AnOverlongUnitSplitsAtBlankLinesIntoParts) {
+  std::string body = "fn long() {\n";
+  for (int i = 0; i < 60; ++i) {
+    body += "    let value_" + std::to_string(i) + " = compute(" + std::to_string(i) + ");\n";
+    if (i % 10 == 9) body += "\n";
+  }
+  body += "}";
+  CanonicalDocument doc;
+  doc.doc_id = "d";
+  doc.blocks = {CodeBlock(body, 10, 77, "m::long")};  // 68 lines
+  ChunkPolicy policy;
+  policy.max_chunk_tokens = 200;
+  const std::vector<Chunk> chunks = ChunkerFor(MediaKind::kCode)->Split(doc, policy);
+  ASSERT_GT(chunks.size(), 1u);
+  uint64_t next = 10;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    const SourceSpan& s = chunks[i].source_spans.at(0);
+    EXPECT_EQ(s.symbol,
+              "m::long [part " + std::to_string(i + 1) + "/" + std::to_string(chunks.size()) + "]");
+    EXPECT_GE(s.start, next) << i;
+    EXPECT_LE(chunks[i].token_estimate, 200) << i;
+    next = s.end + 1;
+  }
+  EXPECT_EQ(chunks.back().source_spans.at(0).end, 77u);
+  EXPECT_NE(chunks[0].chunk_id, chunks[1].chunk_id);
+}
+
+TEST(CodeChunkerTest, ParagraphsWithoutASymbolGatherUpToTheTarget) {
+  CanonicalDocument doc;
+  doc.doc_id = "d";
+  doc.blocks = {CodeBlock("set -e", 1, 1, std::nullopt), CodeBlock("make all", 3, 3, std::nullopt)};
+  const std::vector<Chunk> chunks = ChunkerFor(MediaKind::kCode)->Split(doc, ChunkPolicy{});
+  ASSERT_EQ(chunks.size(), 1u);
+  EXPECT_EQ(chunks[0].text, "set -e\n\nmake all");
+  EXPECT_EQ(chunks[0].source_spans.at(0).end, 3u);
+  EXPECT_FALSE(chunks[0].source_spans.at(0).symbol.has_value());
+}
+
+}  // namespace
+}  // namespace kebab::chunk

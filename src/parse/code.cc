@@ -1,0 +1,220 @@
+#include "parse/internal/code.h"
+
+#include <algorithm>
+#include <array>
+
+#include "core/ids.h"
+#include "core/time.h"
+#include "core/unicode.h"
+
+namespace kebab::parse::internal {
+namespace {
+
+constexpr char kAgent[] = "kebab-code";
+constexpr char kTopLevel[] = "<top-level>";
+
+struct ExtensionLanguage {
+  std::string_view ext;
+  std::string_view name;
+};
+
+constexpr std::array kLanguages = {
+    ExtensionLanguage{"rs", "rust"},
+    ExtensionLanguage{"py", "python"},
+    ExtensionLanguage{"pyi", "python"},
+    ExtensionLanguage{"ts", "typescript"},
+    ExtensionLanguage{"mts", "typescript"},
+    ExtensionLanguage{"cts", "typescript"},
+    ExtensionLanguage{"tsx", "tsx"},
+    ExtensionLanguage{"js", "javascript"},
+    ExtensionLanguage{"jsx", "javascript"},
+    ExtensionLanguage{"mjs", "javascript"},
+    ExtensionLanguage{"cjs", "javascript"},
+    ExtensionLanguage{"go", "go"},
+    ExtensionLanguage{"java", "java"},
+    ExtensionLanguage{"kt", "kotlin"},
+    ExtensionLanguage{"kts", "kotlin"},
+    ExtensionLanguage{"c", "c"},
+    ExtensionLanguage{"h", "c"},
+    ExtensionLanguage{"cc", "cpp"},
+    ExtensionLanguage{"cpp", "cpp"},
+    ExtensionLanguage{"cxx", "cpp"},
+    ExtensionLanguage{"hh", "cpp"},
+    ExtensionLanguage{"hpp", "cpp"},
+    ExtensionLanguage{"hxx", "cpp"},
+    ExtensionLanguage{"cs", "csharp"},
+    ExtensionLanguage{"rb", "ruby"},
+    ExtensionLanguage{"php", "php"},
+    ExtensionLanguage{"swift", "swift"},
+    ExtensionLanguage{"scala", "scala"},
+    ExtensionLanguage{"lua", "lua"},
+    ExtensionLanguage{"sh", "shell"},
+    ExtensionLanguage{"bash", "shell"},
+    ExtensionLanguage{"zsh", "shell"},
+    ExtensionLanguage{"yaml", "yaml"},
+    ExtensionLanguage{"yml", "yaml"},
+    ExtensionLanguage{"toml", "toml"},
+    ExtensionLanguage{"json", "json"},
+    ExtensionLanguage{"xml", "xml"},
+    ExtensionLanguage{"gradle", "gradle"},
+    ExtensionLanguage{"mk", "make"},
+    ExtensionLanguage{"dockerfile", "dockerfile"},
+};
+
+// Lines split at LF (a CR before it is dropped), numbered from 1 by their index + 1.
+std::vector<std::string_view> SplitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    lines.push_back(line);
+    pos = end + 1;
+  }
+  return lines;
+}
+
+bool Blank(std::string_view line) {
+  return line.find_first_not_of(" \t\f\v") == std::string_view::npos;
+}
+
+// Lines [first, last] (1-based) but those `skip` marks, joined by LF.
+std::string Join(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last,
+                 const std::vector<bool>* skip = nullptr) {
+  std::string out;
+  for (uint32_t n = first; n <= last && n <= lines.size(); ++n) {
+    if (skip != nullptr && (*skip)[n - 1]) continue;
+    out.append(lines[n - 1]);
+    out += '\n';
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+Block CodeBlock(std::string text, uint32_t first, uint32_t last, std::string lang,
+                std::optional<std::string> symbol) {
+  Block b;
+  b.kind = BlockKind::kCode;
+  b.text = std::move(text);
+  b.lang = lang;
+  b.span.kind = SourceSpan::Kind::kCode;
+  b.span.start = first;
+  b.span.end = last;
+  b.span.lang = std::move(lang);
+  b.span.symbol = std::move(symbol);
+  return b;
+}
+
+// Tier 3: one block per run of non-blank lines.
+void Paragraphs(const std::vector<std::string_view>& lines, const std::string& lang,
+                std::vector<bool> covered, std::vector<Block>* out,
+                const std::optional<std::string>& symbol) {
+  uint32_t n = 1;
+  while (n <= lines.size()) {
+    if (covered[n - 1] || Blank(lines[n - 1])) {
+      ++n;
+      continue;
+    }
+    const uint32_t first = n;
+    while (n <= lines.size() && !covered[n - 1] && !Blank(lines[n - 1])) ++n;
+    out->push_back(CodeBlock(Join(lines, first, n - 1), first, n - 1, lang, symbol));
+  }
+}
+
+}  // namespace
+
+SourceLanguage LanguageOfPath(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  std::string name(path.substr(slash == std::string_view::npos ? 0 : slash + 1));
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (name == "dockerfile" || name.starts_with("dockerfile.")) return {"dockerfile", {}};
+  if (name == "makefile" || name == "gnumakefile") return {"make", {}};
+  const size_t dot = name.rfind('.');
+  const std::string_view ext =
+      dot == std::string::npos ? "" : std::string_view(name).substr(dot + 1);
+  for (const auto& [e, lang] : kLanguages) {
+    if (e != ext) continue;
+    std::optional<CodeLanguage> grammar;
+    if (lang == "rust") grammar = CodeLanguage::kRust;
+    if (lang == "python") grammar = CodeLanguage::kPython;
+    return {std::string(lang), grammar};
+  }
+  return {"text", {}};
+}
+
+Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) const {
+  if (input.bytes.substr(0, 8192).find('\0') != std::string_view::npos) {
+    return InvalidInput("binary content (a NUL byte), not source code");
+  }
+  CanonicalDocument doc;
+  doc.asset_id = input.asset_id;
+  doc.workspace_path = input.workspace_path;
+  doc.parser_version = kCodeParserVersion;
+  doc.doc_id = DocId(input.workspace_path, input.asset_id, kCodeParserVersion);
+  const std::string text = SanitizeUtf8(input.bytes);
+  if (text != input.bytes) {
+    doc.warnings.push_back("invalid UTF-8 replaced with U+FFFD");
+  }
+  const std::vector<std::string_view> lines = SplitLines(text);
+  const SourceLanguage language = LanguageOfPath(input.workspace_path);
+  std::vector<Block> blocks;
+  std::vector<bool> covered(lines.size(), false);
+  if (language.grammar) {
+    Result<std::vector<CodeUnit>> units = ExtractCodeUnits(
+        *language.grammar, text, ModulePath(*language.grammar, input.workspace_path));
+    if (!units.ok()) {
+      doc.warnings.push_back(units.status().message() + "; read as plain paragraphs");
+    } else {
+      // A unit's block leaves out the units inside it (a class keeps its own lines; each
+      // method is a block of its own).
+      for (size_t i = 0; i < units->size(); ++i) {
+        const CodeUnit& u = (*units)[i];
+        std::vector<bool> inner(lines.size(), false);
+        for (size_t j = i + 1; j < units->size() && (*units)[j].start_line <= u.end_line; ++j) {
+          for (uint32_t n = (*units)[j].start_line; n <= (*units)[j].end_line; ++n) {
+            if (n >= 1 && n <= lines.size()) inner[n - 1] = true;
+          }
+        }
+        std::string body = Join(lines, u.start_line, u.end_line, &inner);
+        if (!Blank(body)) {
+          blocks.push_back(
+              CodeBlock(std::move(body), u.start_line, u.end_line, language.name, u.symbol));
+        }
+        for (uint32_t n = u.start_line; n <= u.end_line && n <= lines.size(); ++n) {
+          covered[n - 1] = true;
+        }
+        if (u.has_error) {
+          doc.warnings.push_back("syntax error in " + u.symbol + " (lines " +
+                                 std::to_string(u.start_line) + "-" + std::to_string(u.end_line) +
+                                 ")");
+        }
+      }
+    }
+    Paragraphs(lines, language.name, covered, &blocks, std::string(kTopLevel));
+  } else {
+    Paragraphs(lines, language.name, covered, &blocks, std::nullopt);
+  }
+  std::stable_sort(blocks.begin(), blocks.end(),
+                   [](const Block& a, const Block& b) { return a.span.start < b.span.start; });
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    Block& b = blocks[i];
+    b.ordinal = static_cast<int>(i);
+    b.block_id = BlockId(doc.doc_id, BlockKindName(b.kind), b.heading_path, b.ordinal, b.span);
+  }
+  doc.blocks = std::move(blocks);
+  const size_t slash = input.workspace_path.rfind('/');
+  doc.title = input.workspace_path.substr(slash == std::string::npos ? 0 : slash + 1);
+  doc.lang = "und";
+  doc.metadata.created_at = input.discovered_at.empty() ? NowRfc3339() : input.discovered_at;
+  doc.metadata.updated_at = doc.metadata.created_at;
+  doc.metadata.source_type = SourceType::kReference;
+  doc.metadata.user["code"] = {{"lang", language.name}, {"lines", lines.size()}};
+  doc.provenance.push_back({NowRfc3339(), kAgent, "parsed",
+                            std::string(kCodeParserVersion) + " " + language.name + ", " +
+                                std::to_string(doc.blocks.size()) + " blocks"});
+  return doc;
+}
+
+}  // namespace kebab::parse::internal

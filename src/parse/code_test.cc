@@ -1,0 +1,66 @@
+// The code extractor: symbol blocks and <top-level> glue for a language with a grammar, blank-
+// line paragraphs for the others, and binary files refused.
+#include "parse/internal/code.h"
+
+#include <gtest/gtest.h>
+
+namespace kebab::parse::internal {
+namespace {
+
+CanonicalDocument Extract(const std::string& path, const std::string& bytes) {
+  ExtractInput in{bytes, path, "asset", "2026-11-28T00:00:00Z"};
+  Result<CanonicalDocument> doc = CodeExtractor().Extract(in);
+  EXPECT_TRUE(doc.ok()) << doc.status().ToString();
+  return doc.ok() ? *std::move(doc) : CanonicalDocument();
+}
+
+TEST(CodeExtractorTest, UnitsAreBlocksAndGlueIsTopLevel) {
+  const CanonicalDocument doc = Extract("app/upload.py",
+                                        "import os\n"
+                                        "\n"
+                                        "class Uploader:\n"
+                                        "    \"\"\"Sends files.\"\"\"\n"
+                                        "    def send(self, f):\n"
+                                        "        return retry(f)\n"
+                                        "\n"
+                                        "LIMIT = 3\n");
+  ASSERT_EQ(doc.blocks.size(), 4u);
+  const auto& b = doc.blocks;
+  EXPECT_EQ(b[0].span.symbol, "<top-level>");
+  EXPECT_EQ(b[0].text, "import os");
+  EXPECT_EQ(b[1].span.symbol, "app.upload.Uploader");
+  EXPECT_EQ(b[1].text, "class Uploader:\n    \"\"\"Sends files.\"\"\"");
+  EXPECT_EQ(std::make_pair(b[1].span.start, b[1].span.end),
+            std::make_pair(uint64_t{3}, uint64_t{6}));
+  EXPECT_EQ(b[2].span.symbol, "app.upload.Uploader.send");
+  EXPECT_EQ(b[2].text, "    def send(self, f):\n        return retry(f)");
+  EXPECT_EQ(b[3].span.symbol, "<top-level>");
+  EXPECT_EQ(b[3].span.start, 8u);
+  for (const Block& block : b) {
+    EXPECT_EQ(block.kind, BlockKind::kCode);
+    EXPECT_EQ(block.span.kind, SourceSpan::Kind::kCode);
+    EXPECT_EQ(block.span.lang, "python");
+  }
+}
+
+TEST(CodeExtractorTest, OtherSourcesArePlainParagraphs) {
+  const CanonicalDocument doc = Extract("deploy/run.sh", "#!/bin/sh\nset -e\n\n\nmake all\n");
+  ASSERT_EQ(doc.blocks.size(), 2u);
+  EXPECT_EQ(doc.blocks[0].text, "#!/bin/sh\nset -e");
+  EXPECT_EQ(doc.blocks[1].span.start, 5u);
+  EXPECT_EQ(doc.blocks[1].span.lang, "shell");
+  EXPECT_FALSE(doc.blocks[1].span.symbol.has_value());
+  EXPECT_EQ(LanguageOfPath("Makefile").name, "make");
+  EXPECT_EQ(LanguageOfPath("src/a.RS").name, "rust");
+}
+
+TEST(CodeExtractorTest, BinaryIsRefused) {
+  ExtractInput in{std::string_view("\x7f"
+                                   "ELF\0\0",
+                                   6),
+                  "bin/tool.py", "a", ""};
+  EXPECT_EQ(CodeExtractor().Extract(in).status().code(), ErrorCode::kInvalidInput);
+}
+
+}  // namespace
+}  // namespace kebab::parse::internal

@@ -1,0 +1,104 @@
+// Code units found in Python and Rust sources by their tree-sitter grammars: symbols, kinds,
+// lines with doc comments and decorators, and units around a syntax error.
+#include "parse/internal/code_units.h"
+
+#include <gtest/gtest.h>
+
+namespace kebab::parse::internal {
+namespace {
+
+struct Expect {
+  std::string symbol, kind;
+  uint32_t start, end;
+};
+
+void ExpectUnits(const std::vector<CodeUnit>& got, const std::vector<Expect>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].symbol, want[i].symbol) << i;
+    EXPECT_EQ(got[i].kind, want[i].kind) << want[i].symbol;
+    EXPECT_EQ(got[i].start_line, want[i].start) << want[i].symbol;
+    EXPECT_EQ(got[i].end_line, want[i].end) << want[i].symbol;
+  }
+}
+
+TEST(CodeUnitsTest, PythonFunctionsClassesMethodsAndDocstrings) {
+  const std::string source =
+      "import os\n"                                  // 1
+      "\n"                                           // 2
+      "def upload(path):\n"                          // 3
+      "    \"\"\"Uploads a file, retrying.\"\"\"\n"  // 4
+      "    return retry(path)\n"                     // 5
+      "\n"                                           // 6
+      "class Uploader:\n"                            // 7
+      "    \"\"\"Sends files.\"\"\"\n"               // 8
+      "    @staticmethod\n"                          // 9
+      "    def send(f):\n"                           // 10
+      "        pass\n";                              // 11
+  auto units = ExtractCodeUnits(CodeLanguage::kPython, source, "app.upload");
+  ASSERT_TRUE(units.ok()) << units.status().ToString();
+  ExpectUnits(*units, {{"app.upload.upload", "function", 3, 5},
+                       {"app.upload.Uploader", "class", 7, 11},
+                       {"app.upload.Uploader.send", "method", 9, 11}});
+  EXPECT_EQ((*units)[0].doc, "\"\"\"Uploads a file, retrying.\"\"\"");
+  EXPECT_EQ((*units)[1].doc, "\"\"\"Sends files.\"\"\"");
+}
+
+TEST(CodeUnitsTest, RustItemsImplsAndDocComments) {
+  const std::string source =
+      "use std::time::Duration;\n"             // 1
+      "\n"                                     // 2
+      "/// How long to wait.\n"                // 3
+      "/// Doubles each time.\n"               // 4
+      "#[derive(Debug)]\n"                     // 5
+      "pub struct Backoff { ms: u64 }\n"       // 6
+      "\n"                                     // 7
+      "impl Backoff {\n"                       // 8
+      "    /// The next wait.\n"               // 9
+      "    pub fn next(&mut self) -> u64 {\n"  // 10
+      "        self.ms *= 2; self.ms\n"        // 11
+      "    }\n"                                // 12
+      "}\n"                                    // 13
+      "\n"                                     // 14
+      "mod tests {\n"                          // 15
+      "    fn doubles() {}\n"                  // 16
+      "}\n";                                   // 17
+  auto units = ExtractCodeUnits(CodeLanguage::kRust, source, "net::retry");
+  ASSERT_TRUE(units.ok()) << units.status().ToString();
+  ExpectUnits(*units, {{"net::retry::Backoff", "struct", 3, 6},
+                       {"net::retry::Backoff", "impl", 8, 13},
+                       {"net::retry::Backoff::next", "method", 9, 12},
+                       {"net::retry::tests", "module", 15, 17},
+                       {"net::retry::tests::doubles", "function", 16, 16}});
+  EXPECT_EQ((*units)[0].doc, "/// How long to wait.\n/// Doubles each time.");
+  EXPECT_EQ((*units)[2].doc, "/// The next wait.");
+}
+
+TEST(CodeUnitsTest, UnitsAroundASyntaxErrorAreStillFound) {
+  const std::string source =
+      "def good():\n"
+      "    return 1\n"
+      "\n"
+      "def broken(:\n"
+      "    return\n"
+      "\n"
+      "def also_good():\n"
+      "    return 2\n";
+  auto units = ExtractCodeUnits(CodeLanguage::kPython, source, "m");
+  ASSERT_TRUE(units.ok());
+  std::vector<std::string> symbols;
+  for (const CodeUnit& u : *units) symbols.push_back(u.symbol);
+  EXPECT_NE(std::find(symbols.begin(), symbols.end(), "m.good"), symbols.end());
+  EXPECT_NE(std::find(symbols.begin(), symbols.end(), "m.also_good"), symbols.end());
+}
+
+TEST(CodeUnitsTest, ModulePathsFollowEachLanguagesRules) {
+  EXPECT_EQ(ModulePath(CodeLanguage::kPython, "pkg/mod.py"), "pkg.mod");
+  EXPECT_EQ(ModulePath(CodeLanguage::kPython, "pkg/__init__.py"), "pkg");
+  EXPECT_EQ(ModulePath(CodeLanguage::kRust, "src/net/retry.rs"), "net::retry");
+  EXPECT_EQ(ModulePath(CodeLanguage::kRust, "src/net/mod.rs"), "net");
+  EXPECT_EQ(ModulePath(CodeLanguage::kRust, "src/lib.rs"), "");
+}
+
+}  // namespace
+}  // namespace kebab::parse::internal

@@ -1,0 +1,35 @@
+// The code extractor (parse/extractor.h): source files as blocks of code, each cited by its
+// lines with its language (`src/retry.rs#L40-L77`, kind code). Languages with a grammar
+// (code_units.h) give one block per function, method, class, struct, enum, trait or impl,
+// named by its qualified symbol, and `<top-level>` blocks for the imports and glue between
+// them; every other text source file gives one block per blank-line paragraph. Lines are
+// counted at LF, as tree-sitter counts rows. Module-private.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "parse/extractor.h"
+#include "parse/internal/code_units.h"
+
+namespace kebab::parse::internal {
+
+inline constexpr char kCodeParserVersion[] = "code-v1";
+
+// The lowercase canonical language of a source file from its name ("rust", "python", "go",
+// "shell", "yaml", ..., "text" when the name says nothing), and its grammar when kebab has one.
+struct SourceLanguage {
+  std::string name;
+  std::optional<CodeLanguage> grammar;
+};
+SourceLanguage LanguageOfPath(std::string_view workspace_path);
+
+class CodeExtractor final : public Extractor {
+ public:
+  std::string_view version() const override { return kCodeParserVersion; }
+  // Errors: invalid_input for a binary file (a NUL byte in its first 8 KiB).
+  Result<CanonicalDocument> Extract(const ExtractInput& input) const override;
+};
+
+}  // namespace kebab::parse::internal

@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""Source code end to end: a small mixed repository (notes, Rust, Python, a shell script, a
+lock file, minified JavaScript) ingested by the real kebab; hits cite lines with kind code,
+the symbol and the language, and the cited lines read back exactly."""
+import json
+import unittest
+
+from kebab_e2e import KebabTestCase
+
+RETRY_RS = """use std::time::Duration;
+
+/// Retries a failed upload with exponential backoff.
+pub fn retry_upload(attempts: u32) -> Duration {
+    Duration::from_millis(100 * 2u64.pow(attempts))
+}
+
+pub struct Backoff {
+    ms: u64,
+}
+
+impl Backoff {
+    /// The next wait before another attempt.
+    pub fn next(&mut self) -> u64 {
+        self.ms *= 2;
+        self.ms
+    }
+}
+"""
+
+CONFIG_PY = '''"""Configuration loading."""
+import json
+
+
+def parse_config(path):
+    """Reads the settings file and returns a dict."""
+    with open(path) as f:
+        return json.load(f)
+'''
+
+
+class CodeTest(KebabTestCase):
+    def setUp(self):
+        super().setUp()
+        self.sb.write_config('[models.embedding]\nprovider = "none"\n')
+        self.sb.write("notes/ops.md", "# Ops\n\nUploads go to the archive every night.\n")
+        self.sb.write("src/retry.rs", RETRY_RS)
+        self.sb.write("app/settings.py", CONFIG_PY)
+        self.sb.write("deploy/run.sh", "#!/bin/sh\nset -e\n\nmake release\n")
+        self.sb.write("web/package-lock.json", '{"name": "web", "lockfileVersion": 3}\n')
+        self.sb.write("web/app.min.js", "function a(){return 1}" * 10 + "\n")
+
+    def test_source_files_are_cited_by_symbol_and_lines(self):
+        _, report = self.ingest()
+        self.assertEqual((report["new"], report["errors"]), (4, 0), report)
+        self.assertEqual(report["skipped_generated"], 2, report)
+        items = {i["doc_path"]: i for i in report["items"]}
+        self.assertEqual(items["src/retry.rs"]["chunker_version"], "code-v1")
+
+        hit = self.search("retry failed upload backoff", "--k", "3")["hits"][0]
+        c = hit["citation"]
+        self.assertEqual((c["kind"], c["path"], c["symbol"], c["lang"]),
+                         ("code", "src/retry.rs", "retry::retry_upload", "rust"))
+        self.assertEqual((c["line_start"], c["line_end"]), (3, 6))
+        self.assertEqual(c["uri"], "src/retry.rs#L3-L6")
+        span = self.kjson("fetch", "span", hit["doc_id"], "3", "6", schema="fetch_result")
+        self.assertEqual(span["text"].splitlines()[0],
+                         "/// Retries a failed upload with exponential backoff.")
+
+        method = self.search("next wait before another attempt")["hits"][0]["citation"]
+        self.assertEqual((method["symbol"], method["line_start"], method["line_end"]),
+                         ("retry::Backoff::next", 13, 17))
+        py = self.search("settings file dict")["hits"][0]["citation"]
+        self.assertEqual((py["symbol"], py["lang"]), ("app.settings.parse_config", "python"))
+        sh = self.search("make release")["hits"][0]["citation"]
+        self.assertEqual((sh["kind"], sh["lang"], sh["line_start"]), ("code", "shell", 1))
+        self.assertNotIn("symbol", {k for k, v in sh.items() if v is not None})
+
+        human = self.sb.run("search", "retry failed upload backoff")
+        self.assertIn("src/retry.rs#L3-L6", human.stdout)
+        self.assertIn("retry::retry_upload", human.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
