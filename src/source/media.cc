@@ -138,9 +138,9 @@ bool LooksMachineMade(std::string_view workspace_path, std::string_view head) {
   const size_t slash = workspace_path.rfind('/');
   const std::string_view name =
       workspace_path.substr(slash == std::string_view::npos ? 0 : slash + 1);
-  static constexpr std::string_view kLockFiles[] = {
-      "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "composer.lock",
-      "Cargo.lock",        "poetry.lock",         "yarn.lock",      "Gemfile.lock"};
+  // Lock files with a source extension (Cargo.lock and the like are no source to begin with).
+  static constexpr std::string_view kLockFiles[] = {"package-lock.json", "npm-shrinkwrap.json",
+                                                    "pnpm-lock.yaml"};
   for (std::string_view lock : kLockFiles) {
     if (name == lock) return true;
   }
