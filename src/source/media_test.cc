@@ -49,6 +49,15 @@ TEST(LooksGeneratedTest, DetectsEachMarkerCaseInsensitively) {
   }
 }
 
+TEST(LooksMachineMadeTest, LockFilesAndMinifiedCode) {
+  EXPECT_TRUE(LooksMachineMade("web/package-lock.json", "{\n"));
+  EXPECT_TRUE(LooksMachineMade("pnpm-lock.yaml", "lockfileVersion: 9\n"));
+  EXPECT_TRUE(LooksMachineMade("web/app.min.js", "a\n"));
+  EXPECT_TRUE(LooksMachineMade("web/bundle.js", std::string(1500, 'x') + "\n"));
+  EXPECT_FALSE(LooksMachineMade("web/app.js", "function a() {\n  return 1;\n}\n"));
+  EXPECT_FALSE(LooksMachineMade("src/lock.rs", "fn lock() {}\n"));
+}
+
 TEST(LooksGeneratedTest, OrdinaryTextIsNotGenerated) {
   EXPECT_FALSE(LooksGenerated("# Meeting notes\n\nWe generated ideas; do not panic.\n"));
   EXPECT_FALSE(LooksGenerated(""));
