@@ -155,12 +155,7 @@ Result<FetchResult> SpanText(const store::StoredDocument& doc, int line_start, i
 // Pages [page_start, page_end] (checked by the caller) of a paged document's extracted text.
 Result<FetchResult> PagesText(const store::StoredDocument& doc, int page_start, int page_end,
                               int max_tokens) {
-  // Paged: its blocks are on pages (a PDF's text layer or OCR, a multi-page tiff's frames).
-  const bool paged = std::any_of(doc.doc.blocks.begin(), doc.doc.blocks.end(), [](const Block& b) {
-    return b.span.kind == SourceSpan::Kind::kPage ||
-           (b.span.kind == SourceSpan::Kind::kRegion && b.span.page > 0);
-  });
-  if (!paged) {
+  if (!IsPaged(doc.doc)) {
     return Status(ErrorCode::kSpanNotSupported,
                   "pages exist only for paged documents (PDFs), not " + doc.summary.media,
                   "read lines with `kebab fetch span DOC_ID START END`");

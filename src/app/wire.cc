@@ -257,13 +257,7 @@ json DocumentInspection(const store::StoredDocument& s) {
             {"blocks", blocks},
             {"chunk_ids", s.chunk_ids},
             {"provenance", provenance}};
-  // Paged: a PDF's text layer or OCR, a multi-page tiff's frames.
-  if (std::any_of(d.blocks.begin(), d.blocks.end(), [](const Block& b) {
-        return b.span.kind == SourceSpan::Kind::kPage ||
-               (b.span.kind == SourceSpan::Kind::kRegion && b.span.page > 0);
-      })) {
-    j["pages"] = PageList(d);
-  }
+  if (IsPaged(d)) j["pages"] = PageList(d);
   return j;
 }
 

@@ -1,5 +1,7 @@
 #include "core/types.h"
 
+#include <algorithm>
+
 namespace kebab {
 namespace {
 
@@ -199,6 +201,13 @@ Metadata Metadata::FromJson(const nlohmann::json& j) {
       ParseTrustLevel(j.value("trust_level", std::string{})).value_or(TrustLevel::kPrimary);
   if (j.contains("user") && j["user"].is_object()) m.user = j["user"];
   return m;
+}
+
+bool IsPaged(const CanonicalDocument& doc) {
+  return std::any_of(doc.blocks.begin(), doc.blocks.end(), [](const Block& b) {
+    return b.span.kind == SourceSpan::Kind::kPage ||
+           (b.span.kind == SourceSpan::Kind::kRegion && b.span.page > 0);
+  });
 }
 
 }  // namespace kebab

@@ -125,6 +125,10 @@ struct CanonicalDocument {
   std::vector<std::string> warnings;  // non-fatal parse problems, shown in the ingest report
 };
 
+// True when the document's blocks lie on pages (a PDF's text layer or OCR, a multi-page tiff's
+// frames) rather than on lines or one image.
+bool IsPaged(const CanonicalDocument& doc);
+
 // A retrievable unit of text made by a chunker (§3.5).
 struct Chunk {
   std::string chunk_id;

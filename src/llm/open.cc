@@ -48,7 +48,7 @@ Result<std::unique_ptr<HttpChat>> OpenChatServer(std::string_view provider,
                 "use provider = \"llama\", \"ollama\" or \"openai\"");
 }
 
-Result<std::string> CheckChatServer(const HttpChat& chat) {
+Result<std::string> CheckChatServer(const HttpChat& chat, std::string_view note) {
   const ModelRef& ref = chat.model_ref();
   const std::string name = ref.provider + ":" + ref.id;
   const ChatHealth health = chat.Check();
@@ -61,7 +61,7 @@ Result<std::string> CheckChatServer(const HttpChat& chat) {
     return Status(health.reachable ? ErrorCode::kModelNotPulled : ErrorCode::kModelUnreachable,
                   name + ": " + health.detail, health.fix);
   }
-  return name + " (" + health.detail + ")";
+  return name + " (" + health.detail + (note.empty() ? "" : "; " + std::string(note)) + ")";
 }
 
 Result<std::string> CheckLanguageModel(const config::Config& config) {
@@ -69,9 +69,8 @@ Result<std::string> CheckLanguageModel(const config::Config& config) {
   KEBAB_ASSIGN_OR_RETURN(std::unique_ptr<LanguageModel> model, OpenLanguageModel(config));
   const std::string name = lc.provider + ":" + lc.model;
   if (auto* http = dynamic_cast<HttpChat*>(model.get()); http != nullptr) {
-    KEBAB_ASSIGN_OR_RETURN(std::string detail, CheckChatServer(*http));
-    if (detail.ends_with(")")) detail.pop_back();
-    return detail + "; prompts packed for " + std::to_string(model->context_tokens()) + " tokens)";
+    return CheckChatServer(
+        *http, "prompts packed for " + std::to_string(model->context_tokens()) + " tokens");
   }
   std::string detail = name + " (context " + std::to_string(model->context_tokens()) + " tokens";
   if (model->context_tokens() < lc.context_tokens) {

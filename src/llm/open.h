@@ -24,7 +24,8 @@ Result<std::string> CheckLanguageModel(const config::Config& config);
 Result<std::unique_ptr<HttpChat>> OpenChatServer(std::string_view provider,
                                                  HttpChatOptions options);
 
-// `kebab doctor`'s check of a chat server and model, as CheckLanguageModel's.
-Result<std::string> CheckChatServer(const HttpChat& chat);
+// `kebab doctor`'s check of a chat server and model, as CheckLanguageModel's; `note` (may be
+// empty) is added to the detail of a healthy server.
+Result<std::string> CheckChatServer(const HttpChat& chat, std::string_view note = {});
 
 }  // namespace kebab::llm

@@ -80,17 +80,40 @@ bool Blank(std::string_view line) {
   return line.find_first_not_of(" \t\f\v") == std::string_view::npos;
 }
 
-// Lines [first, last] (1-based) but those `skip` marks, joined by LF.
-std::string Join(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last,
-                 const std::vector<bool>* skip = nullptr) {
-  std::string out;
+// Appends lines [first, last] (1-based) to `out`, each ended by LF.
+void Append(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last,
+            std::string* out) {
   for (uint32_t n = first; n <= last && n <= lines.size(); ++n) {
-    if (skip != nullptr && (*skip)[n - 1]) continue;
-    out.append(lines[n - 1]);
-    out += '\n';
+    out->append(lines[n - 1]);
+    *out += '\n';
   }
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
+}
+
+std::string TrimTrailingNewlines(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+// Lines [first, last] (1-based), joined by LF.
+std::string Join(const std::vector<std::string_view>& lines, uint32_t first, uint32_t last) {
+  std::string out;
+  Append(lines, first, last, &out);
+  return TrimTrailingNewlines(std::move(out));
+}
+
+// The lines of units[i] without those of the units inside it, which follow it in source order:
+// a class keeps its own lines, each method is a block of its own.
+std::string OwnLines(const std::vector<std::string_view>& lines, const std::vector<CodeUnit>& units,
+                     size_t i) {
+  const CodeUnit& u = units[i];
+  std::string out;
+  uint32_t n = u.start_line;
+  for (size_t j = i + 1; j < units.size() && units[j].start_line <= u.end_line; ++j) {
+    Append(lines, n, units[j].start_line - 1, &out);
+    n = std::max(n, units[j].end_line + 1);
+  }
+  Append(lines, n, u.end_line, &out);
+  return TrimTrailingNewlines(std::move(out));
 }
 
 Block CodeBlock(std::string text, uint32_t first, uint32_t last, std::string lang,
@@ -167,17 +190,9 @@ Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) cons
     if (!units.ok()) {
       doc.warnings.push_back(units.status().message() + "; read as plain paragraphs");
     } else {
-      // A unit's block leaves out the units inside it (a class keeps its own lines; each
-      // method is a block of its own).
       for (size_t i = 0; i < units->size(); ++i) {
         const CodeUnit& u = (*units)[i];
-        std::vector<bool> inner(lines.size(), false);
-        for (size_t j = i + 1; j < units->size() && (*units)[j].start_line <= u.end_line; ++j) {
-          for (uint32_t n = (*units)[j].start_line; n <= (*units)[j].end_line; ++n) {
-            if (n >= 1 && n <= lines.size()) inner[n - 1] = true;
-          }
-        }
-        std::string body = Join(lines, u.start_line, u.end_line, &inner);
+        std::string body = OwnLines(lines, *units, i);
         if (!Blank(body)) {
           blocks.push_back(
               CodeBlock(std::move(body), u.start_line, u.end_line, language.name, u.symbol));
