@@ -42,7 +42,8 @@ import zlib
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.normpath(os.path.join(REPO, "..", "shared", "data", "ocr"))
-from lexical_bench import run  # noqa: E402  (bench/ is on the path)
+import pdf_bench  # noqa: E402  (bench/ is on the path)
+from lexical_bench import run  # noqa: E402
 sys.path.insert(0, DATA)
 try:
     import cer  # noqa: E402  (../shared/data/ocr/cer.py: prep, levenshtein)
@@ -54,21 +55,14 @@ LANGS = "kor+eng"
 GROUPS = ("scanned_en", "scanned_ko", "images_en", "images_ko")
 
 
-class Kebab:
+class Kebab(pdf_bench.Kebab):
     def __init__(self, binary, root, home, workers):
-        shutil.rmtree(home, ignore_errors=True)
-        os.makedirs(home)
-        self.config = os.path.join(home, "config.toml")
-        with open(self.config, "w") as f:
-            f.write(f'[workspace]\nroot = "{root}"\n[storage]\ndata_dir = "{home}/data"\n'
-                    f'cache_dir = "{home}/cache"\nstate_dir = "{home}/state"\n'
-                    '[models.embedding]\nprovider = "none"\n[chunking]\noverlap_tokens = 0\n'
-                    f'[ingest.ocr]\nworkers = {workers}\nlanguages = ["kor", "eng"]\n'
-                    f'page_segmentation_mode = 3\n[ingest.pdf.ocr]\ndpi = {DPI}\n')
-        self.base = [binary, "--config", self.config]
-        self.env = {k: v for k, v in os.environ.items()
-                    if not k.startswith("KEBAB_") and k != "OMP_THREAD_LIMIT"}
-        self.env.update({"HOME": home, "NO_COLOR": "1", "LC_ALL": "C.UTF-8"})
+        super().__init__(binary, root, home,
+                         '[chunking]\noverlap_tokens = 0\n'
+                         f'[ingest.ocr]\nworkers = {workers}\nlanguages = ["kor", "eng"]\n'
+                         f'page_segmentation_mode = 3\n[ingest.pdf.ocr]\ndpi = {DPI}\n')
+        # The workers set their own thread limit (kebab-ocr); an inherited one would mask that.
+        self.env.pop("OMP_THREAD_LIMIT", None)
         self.warnings = []
 
     def ingest(self):

@@ -38,14 +38,14 @@ from lexical_bench import index_recoll, run, timed  # noqa: E402  (bench/ is on 
 
 
 class Kebab:
-    def __init__(self, binary, root, home):
+    def __init__(self, binary, root, home, extra_config=""):
         shutil.rmtree(home, ignore_errors=True)
         os.makedirs(home)
         self.config = os.path.join(home, "config.toml")
         with open(self.config, "w") as f:
             f.write(f'[workspace]\nroot = "{root}"\n[storage]\ndata_dir = "{home}/data"\n'
                     f'cache_dir = "{home}/cache"\nstate_dir = "{home}/state"\n'
-                    '[models.embedding]\nprovider = "none"\n')
+                    '[models.embedding]\nprovider = "none"\n' + extra_config)
         self.base = [binary, "--config", self.config]
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("KEBAB_")}
         self.env.update({"HOME": home, "NO_COLOR": "1", "LC_ALL": "C.UTF-8"})
