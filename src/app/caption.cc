@@ -1,6 +1,5 @@
 #include "app/internal/caption.h"
 
-#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "core/hash.h"
@@ -78,8 +77,7 @@ Result<parse::Caption> ModelCaptioner::Describe(std::string_view image, int orie
     if (std::optional<std::string> hit = cache_->Get(key)) {
       const json j = json::parse(*hit, nullptr, /*allow_exceptions=*/false);
       if (j.is_object() && j.contains("text") && j["text"].is_string()) {
-        return parse::Caption{j["text"].get<std::string>(), model_name, kCaptionPromptVersion, true,
-                              0};
+        return parse::Caption{j["text"].get<std::string>(), model_name, kCaptionPromptVersion};
       }
     }
   }
@@ -97,7 +95,6 @@ Result<parse::Caption> ModelCaptioner::Describe(std::string_view image, int orie
   request.max_tokens = max_tokens_;
   request.temperature = 0;
   request.cancel = cancel;
-  const auto started = std::chrono::steady_clock::now();
   Result<llm::Generation> gen = model_->Generate(request, [](std::string_view) { return true; });
   if (!gen.ok()) {
     Status error = gen.status();
@@ -124,13 +121,10 @@ Result<parse::Caption> ModelCaptioner::Describe(std::string_view image, int orie
     return GenericError("the model " + model_name + " wrote no caption",
                         "check that it is a vision model (one that takes images)");
   }
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now() - started)
-                      .count();
   if (cache_ != nullptr) {
-    cache_->Put(key, kCacheKind, json({{"text", text}, {"model", model_name}, {"ms", ms}}).dump());
+    cache_->Put(key, kCacheKind, json({{"text", text}, {"model", model_name}}).dump());
   }
-  return parse::Caption{std::move(text), model_name, kCaptionPromptVersion, false, ms};
+  return parse::Caption{std::move(text), model_name, kCaptionPromptVersion};
 }
 
 Result<std::string> CheckCaptionModel(const config::Config& config) {

@@ -25,8 +25,6 @@ struct Caption {
   std::string text;
   std::string model;           // "qwen2.5vl:7b": who wrote it, as its citation names it
   std::string prompt_version;  // "caption-v1": what it was asked
-  bool cached = false;
-  int64_t ms = 0;  // the model's time; 0 when it came from the cache
 };
 
 // Writes captions for the image extractor. The app implements it over a vision model, so
