@@ -16,12 +16,13 @@ constexpr char kTopLevel[] = "<top-level>";
 struct ExtensionLanguage {
   std::string_view ext;
   std::string_view name;
+  std::optional<CodeLanguage> grammar = std::nullopt;
 };
 
 constexpr std::array kLanguages = {
-    ExtensionLanguage{"rs", "rust"},
-    ExtensionLanguage{"py", "python"},
-    ExtensionLanguage{"pyi", "python"},
+    ExtensionLanguage{"rs", "rust", CodeLanguage::kRust},
+    ExtensionLanguage{"py", "python", CodeLanguage::kPython},
+    ExtensionLanguage{"pyi", "python", CodeLanguage::kPython},
     ExtensionLanguage{"ts", "typescript"},
     ExtensionLanguage{"mts", "typescript"},
     ExtensionLanguage{"cts", "typescript"},
@@ -157,12 +158,8 @@ SourceLanguage LanguageOfPath(std::string_view path) {
   const size_t dot = name.rfind('.');
   const std::string_view ext =
       dot == std::string::npos ? "" : std::string_view(name).substr(dot + 1);
-  for (const auto& [e, lang] : kLanguages) {
-    if (e != ext) continue;
-    std::optional<CodeLanguage> grammar;
-    if (lang == "rust") grammar = CodeLanguage::kRust;
-    if (lang == "python") grammar = CodeLanguage::kPython;
-    return {std::string(lang), grammar};
+  for (const auto& [e, lang, grammar] : kLanguages) {
+    if (e == ext) return {std::string(lang), grammar};
   }
   return {"text", {}};
 }
@@ -185,8 +182,8 @@ Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) cons
   std::vector<Block> blocks;
   std::vector<bool> covered(lines.size(), false);
   if (language.grammar) {
-    Result<std::vector<CodeUnit>> units = ExtractCodeUnits(
-        *language.grammar, text, ModulePath(*language.grammar, input.workspace_path));
+    Result<std::vector<CodeUnit>> units =
+        ExtractCodeUnits(*language.grammar, text, input.workspace_path);
     if (!units.ok()) {
       doc.warnings.push_back(units.status().message() + "; read as plain paragraphs");
     } else {

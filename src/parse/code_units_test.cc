@@ -16,7 +16,7 @@ void ExpectUnits(const std::vector<CodeUnit>& got, const std::vector<Expect>& wa
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(got[i].symbol, want[i].symbol) << i;
-    EXPECT_EQ(got[i].kind, want[i].kind) << want[i].symbol;
+    EXPECT_EQ(UnitKindName(got[i].kind), want[i].kind) << want[i].symbol;
     EXPECT_EQ(got[i].start_line, want[i].start) << want[i].symbol;
     EXPECT_EQ(got[i].end_line, want[i].end) << want[i].symbol;
   }
@@ -35,7 +35,7 @@ TEST(CodeUnitsTest, PythonFunctionsClassesMethodsAndDocstrings) {
       "    @staticmethod\n"                          // 9
       "    def send(f):\n"                           // 10
       "        pass\n";                              // 11
-  auto units = ExtractCodeUnits(CodeLanguage::kPython, source, "app.upload");
+  auto units = ExtractCodeUnits(CodeLanguage::kPython, source, "app/upload.py");
   ASSERT_TRUE(units.ok()) << units.status().ToString();
   ExpectUnits(*units, {{"app.upload.upload", "function", 3, 5},
                        {"app.upload.Uploader", "class", 7, 11},
@@ -63,7 +63,7 @@ TEST(CodeUnitsTest, RustItemsImplsAndDocComments) {
       "mod tests {\n"                          // 15
       "    fn doubles() {}\n"                  // 16
       "}\n";                                   // 17
-  auto units = ExtractCodeUnits(CodeLanguage::kRust, source, "net::retry");
+  auto units = ExtractCodeUnits(CodeLanguage::kRust, source, "src/net/retry.rs");
   ASSERT_TRUE(units.ok()) << units.status().ToString();
   ExpectUnits(*units, {{"net::retry::Backoff", "struct", 3, 6},
                        {"net::retry::Backoff", "impl", 8, 13},
@@ -84,7 +84,7 @@ TEST(CodeUnitsTest, UnitsAroundASyntaxErrorAreStillFound) {
       "\n"
       "def also_good():\n"
       "    return 2\n";
-  auto units = ExtractCodeUnits(CodeLanguage::kPython, source, "m");
+  auto units = ExtractCodeUnits(CodeLanguage::kPython, source, "m.py");
   ASSERT_TRUE(units.ok());
   std::vector<std::string> symbols;
   for (const CodeUnit& u : *units) symbols.push_back(u.symbol);
@@ -92,12 +92,19 @@ TEST(CodeUnitsTest, UnitsAroundASyntaxErrorAreStillFound) {
   EXPECT_NE(std::find(symbols.begin(), symbols.end(), "m.also_good"), symbols.end());
 }
 
+// The first symbol of a one-function file names its module path.
+std::string ModuleOf(CodeLanguage language, std::string_view source, std::string_view path) {
+  auto units = ExtractCodeUnits(language, source, path);
+  if (!units.ok() || units->empty()) return "(no unit)";
+  return (*units)[0].symbol;
+}
+
 TEST(CodeUnitsTest, ModulePathsFollowEachLanguagesRules) {
-  EXPECT_EQ(ModulePath(CodeLanguage::kPython, "pkg/mod.py"), "pkg.mod");
-  EXPECT_EQ(ModulePath(CodeLanguage::kPython, "pkg/__init__.py"), "pkg");
-  EXPECT_EQ(ModulePath(CodeLanguage::kRust, "src/net/retry.rs"), "net::retry");
-  EXPECT_EQ(ModulePath(CodeLanguage::kRust, "src/net/mod.rs"), "net");
-  EXPECT_EQ(ModulePath(CodeLanguage::kRust, "src/lib.rs"), "");
+  EXPECT_EQ(ModuleOf(CodeLanguage::kPython, "def f(): pass\n", "pkg/mod.py"), "pkg.mod.f");
+  EXPECT_EQ(ModuleOf(CodeLanguage::kPython, "def f(): pass\n", "pkg/__init__.py"), "pkg.f");
+  EXPECT_EQ(ModuleOf(CodeLanguage::kRust, "fn f() {}\n", "src/net/retry.rs"), "net::retry::f");
+  EXPECT_EQ(ModuleOf(CodeLanguage::kRust, "fn f() {}\n", "src/net/mod.rs"), "net::f");
+  EXPECT_EQ(ModuleOf(CodeLanguage::kRust, "fn f() {}\n", "src/lib.rs"), "f");
 }
 
 }  // namespace
