@@ -95,8 +95,10 @@ class UnitFinder {
     for (uint32_t j = index; j-- > 0;) {
       TSNode prev = ts_node_named_child(parent, j);
       if (LastRow(prev) + 1 < next_row) break;  // a blank line between
+      // Decorators and attributes beside a unit are its lines, doc comment or none.
       if (spec_.SkippedBeforeUnit(Type(prev))) {
         next_row = ts_node_start_point(prev).row;
+        u->start_line = next_row + 1;
         continue;
       }
       if (!IsComment(prev)) break;

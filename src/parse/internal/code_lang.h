@@ -49,7 +49,8 @@ class LanguageSpec {
   virtual bool DocstringInBody() const { return false; }
   // Whether a comment right above a unit documents it. Default: every comment.
   virtual bool IsDocComment(std::string_view comment) const;
-  // A node that may sit between a doc comment and its unit (a Rust attribute).
+  // A node that may sit between a doc comment and its unit and is part of the unit's lines (a
+  // Rust attribute, a TypeScript method's decorator).
   virtual bool SkippedBeforeUnit(std::string_view type) const;
 };
 
