@@ -1,5 +1,5 @@
-// The code extractor: symbol blocks and <top-level> glue for a language with a grammar, blank-
-// line paragraphs for the others, and binary files refused.
+// The code extractor: symbol blocks and <top-level> glue for a language with a grammar (Python,
+// Go), blank-line paragraphs for the others, and binary files refused.
 #include "parse/internal/code.h"
 
 #include <gtest/gtest.h>
@@ -41,6 +41,29 @@ TEST(CodeExtractorTest, UnitsAreBlocksAndGlueIsTopLevel) {
     EXPECT_EQ(block.span.kind, SourceSpan::Kind::kCode);
     EXPECT_EQ(block.span.lang, "python");
   }
+}
+
+TEST(CodeExtractorTest, GoUnitsAreBlocksAndGlueIsTopLevel) {
+  const CanonicalDocument doc = Extract("net/up/retry.go",
+                                        "package up\n"
+                                        "\n"
+                                        "// Retry retries.\n"
+                                        "func (u *Up) Retry() error {\n"
+                                        "\treturn nil\n"
+                                        "}\n"
+                                        "\n"
+                                        "var limit = 3\n");
+  ASSERT_EQ(doc.blocks.size(), 3u);
+  const auto& b = doc.blocks;
+  EXPECT_EQ(b[0].span.symbol, "<top-level>");
+  EXPECT_EQ(b[0].text, "package up");
+  EXPECT_EQ(b[1].span.symbol, "up.(*Up).Retry");
+  EXPECT_EQ(b[1].text, "// Retry retries.\nfunc (u *Up) Retry() error {\n\treturn nil\n}");
+  EXPECT_EQ(std::make_pair(b[1].span.start, b[1].span.end),
+            std::make_pair(uint64_t{3}, uint64_t{6}));
+  EXPECT_EQ(b[2].span.symbol, "<top-level>");
+  EXPECT_EQ(b[2].text, "var limit = 3");
+  for (const Block& block : b) EXPECT_EQ(block.span.lang, "go");
 }
 
 TEST(CodeExtractorTest, OtherSourcesArePlainParagraphs) {

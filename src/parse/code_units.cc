@@ -14,6 +14,14 @@ const LanguageSpec* SpecOf(CodeLanguage language) {
       return &PythonSpec();
     case CodeLanguage::kRust:
       return &RustSpec();
+    case CodeLanguage::kTypeScript:
+      return &TypeScriptSpec();
+    case CodeLanguage::kTsx:
+      return &TsxSpec();
+    case CodeLanguage::kJavaScript:
+      return &JavaScriptSpec();
+    case CodeLanguage::kGo:
+      return &GoSpec();
     default:
       return nullptr;
   }

@@ -56,6 +56,10 @@ class LanguageSpec {
 
 const LanguageSpec& PythonSpec();
 const LanguageSpec& RustSpec();
+const LanguageSpec& TypeScriptSpec();
+const LanguageSpec& TsxSpec();
+const LanguageSpec& JavaScriptSpec();
+const LanguageSpec& GoSpec();
 
 // Tree helpers for specs.
 inline std::string_view NodeText(TSNode node, std::string_view source) {
