@@ -14,6 +14,14 @@ const LanguageSpec* SpecOf(CodeLanguage language) {
       return &PythonSpec();
     case CodeLanguage::kRust:
       return &RustSpec();
+    case CodeLanguage::kJava:
+      return &JavaSpec();
+    case CodeLanguage::kKotlin:
+      return &KotlinSpec();
+    case CodeLanguage::kC:
+      return &CSpec();
+    case CodeLanguage::kCpp:
+      return &CppSpec();
     default:
       return nullptr;
   }

@@ -55,6 +55,10 @@ class LanguageSpec {
 
 const LanguageSpec& PythonSpec();
 const LanguageSpec& RustSpec();
+const LanguageSpec& JavaSpec();
+const LanguageSpec& KotlinSpec();
+const LanguageSpec& CSpec();
+const LanguageSpec& CppSpec();
 
 // Tree helpers for specs.
 inline std::string_view NodeText(TSNode node, std::string_view source) {
