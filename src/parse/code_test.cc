@@ -66,6 +66,33 @@ TEST(CodeExtractorTest, GoUnitsAreBlocksAndGlueIsTopLevel) {
   for (const Block& block : b) EXPECT_EQ(block.span.lang, "go");
 }
 
+TEST(CodeExtractorTest, CppNamespaceLinesAreTopLevelAndItsFunctionsBlocks) {
+  const CanonicalDocument doc = Extract("src/store/cache.cc",
+                                        "#include \"store/cache.h\"\n"
+                                        "\n"
+                                        "namespace kebab::store {\n"
+                                        "\n"
+                                        "// Drops every entry.\n"
+                                        "void Cache::Clear() {\n"
+                                        "  rows_.clear();\n"
+                                        "}\n"
+                                        "\n"
+                                        "}  // namespace kebab::store\n");
+  ASSERT_EQ(doc.blocks.size(), 4u);
+  const auto& b = doc.blocks;
+  EXPECT_EQ(b[0].span.symbol, "<top-level>");
+  EXPECT_EQ(b[1].span.symbol, "<top-level>");
+  EXPECT_EQ(b[1].text, "namespace kebab::store {");
+  EXPECT_EQ(b[2].span.symbol, "kebab::store::Cache::Clear");
+  EXPECT_EQ(b[2].text, "// Drops every entry.\nvoid Cache::Clear() {\n  rows_.clear();\n}");
+  EXPECT_EQ(std::make_pair(b[2].span.start, b[2].span.end),
+            std::make_pair(uint64_t{5}, uint64_t{8}));
+  EXPECT_EQ(b[3].span.symbol, "<top-level>");
+  EXPECT_EQ(b[3].span.start, 10u);
+  for (const Block& block : b) EXPECT_EQ(block.span.lang, "cpp");
+  EXPECT_EQ(LanguageOfPath("include/cache.h").grammar, CodeLanguage::kCpp);
+}
+
 TEST(CodeExtractorTest, OtherSourcesArePlainParagraphs) {
   const CanonicalDocument doc = Extract("deploy/run.sh", "#!/bin/sh\nset -e\n\n\nmake all\n");
   ASSERT_EQ(doc.blocks.size(), 2u);

@@ -22,6 +22,14 @@ const LanguageSpec* SpecOf(CodeLanguage language) {
       return &JavaScriptSpec();
     case CodeLanguage::kGo:
       return &GoSpec();
+    case CodeLanguage::kJava:
+      return &JavaSpec();
+    case CodeLanguage::kKotlin:
+      return &KotlinSpec();
+    case CodeLanguage::kC:
+      return &CSpec();
+    case CodeLanguage::kCpp:
+      return &CppSpec();
     default:
       return nullptr;
   }

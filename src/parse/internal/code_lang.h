@@ -60,9 +60,15 @@ const LanguageSpec& TypeScriptSpec();
 const LanguageSpec& TsxSpec();
 const LanguageSpec& JavaScriptSpec();
 const LanguageSpec& GoSpec();
+const LanguageSpec& JavaSpec();
+const LanguageSpec& KotlinSpec();
+const LanguageSpec& CSpec();
+const LanguageSpec& CppSpec();
 
 // Tree helpers for specs.
+// A null node has no text (Debian's tree-sitter 0.20.7 crashes reading a null node's bytes).
 inline std::string_view NodeText(TSNode node, std::string_view source) {
+  if (ts_node_is_null(node)) return {};
   const uint32_t begin = ts_node_start_byte(node), end = ts_node_end_byte(node);
   return begin <= end && end <= source.size() ? source.substr(begin, end - begin)
                                               : std::string_view();
