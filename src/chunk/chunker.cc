@@ -36,7 +36,7 @@ class Pages final : public Chunker {
 
 class Code final : public Chunker {
  public:
-  std::string_view version() const override { return internal::kCodeV1; }
+  std::string_view version() const override { return internal::kCodeChunkerVersion; }
   std::string PolicyHash(const ChunkPolicy& policy) const override {
     return internal::CodePolicyHash(policy);
   }

@@ -47,7 +47,7 @@ std::vector<Piece> Split(const Block& b, size_t max) {
 }  // namespace
 
 std::string CodePolicyHash(const ChunkPolicy& policy) {
-  const nlohmann::json j = {{"chunker_version", kCodeV1},
+  const nlohmann::json j = {{"chunker_version", kCodeChunkerVersion},
                             {"target_tokens", policy.target_tokens},
                             {"max_chunk_tokens", policy.max_chunk_tokens}};
   return Blake3Hex(CanonicalJson(j)).substr(0, 16);
@@ -65,7 +65,7 @@ std::vector<Chunk> ChunkCode(const CanonicalDocument& doc, const ChunkPolicy& po
     c.doc_id = doc.doc_id;
     c.text = std::move(text);
     c.block_ids = std::move(block_ids);
-    c.chunker_version = kCodeV1;
+    c.chunker_version = kCodeChunkerVersion;
     c.policy_hash = policy_hash;
     c.token_estimate = EstimateTokens(c.text);
     SourceSpan span = like.span;
@@ -74,7 +74,12 @@ std::vector<Chunk> ChunkCode(const CanonicalDocument& doc, const ChunkPolicy& po
     span.symbol = symbol;
     c.source_spans.push_back(std::move(span));
     c.section_label = symbol.value_or("");
-    c.chunk_id = ChunkId(c.doc_id, kCodeV1, c.block_ids, policy_hash + id_salt);
+    // The unit's symbol is its heading: a query naming it finds the definition's chunk in
+    // the heading column too, above chunks that only call it.
+    if (like.span.symbol && *like.span.symbol != kTopLevelSymbol) {
+      c.heading_path = {*like.span.symbol};
+    }
+    c.chunk_id = ChunkId(c.doc_id, kCodeChunkerVersion, c.block_ids, policy_hash + id_salt);
     out.push_back(std::move(c));
   };
   size_t i = 0;

@@ -1,4 +1,4 @@
-// Chunker code-v1: a symbol block per chunk, overlong units in numbered parts citing their own
+// Chunker code-v2: a symbol block per chunk, overlong units in numbered parts citing their own
 // lines, paragraphs of grammar-less sources gathered up to the target size.
 #include "chunk/internal/code.h"
 
@@ -34,7 +34,7 @@ TEST(CodeChunkerTest, EachSymbolIsAChunkCitingItsLines) {
   EXPECT_EQ(std::make_pair(s.start, s.end), std::make_pair(uint64_t{3}, uint64_t{3}));
   EXPECT_EQ(s.symbol, "m::a");
   EXPECT_EQ(s.lang, "rust");
-  EXPECT_EQ(chunks[0].chunker_version, "code-v1");
+  EXPECT_EQ(chunks[0].chunker_version, "code-v2");
 }
 
 TEST(CodeChunkerTest, AnOverlongUnitSplitsAtBlankLinesIntoParts) {

@@ -27,6 +27,9 @@ enum class TrustLevel { kGenerated = 1, kSecondary = 2, kPrimary = 3 };
 std::string_view TrustLevelName(TrustLevel t);
 std::optional<TrustLevel> ParseTrustLevel(std::string_view name);
 
+// The symbol of a source file's imports and glue between its units (kCode spans).
+inline constexpr char kTopLevelSymbol[] = "<top-level>";
+
 // Where a block or chunk came from inside its asset (§3.4). Lines are 1-based, inclusive.
 struct SourceSpan {
   enum class Kind { kLine, kByte, kPage, kRegion, kTime, kCode, kCaption };

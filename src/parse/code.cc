@@ -11,7 +11,6 @@ namespace kebab::parse::internal {
 namespace {
 
 constexpr char kAgent[] = "kebab-code";
-constexpr char kTopLevel[] = "<top-level>";
 
 struct ExtensionLanguage {
   std::string_view ext;
@@ -189,6 +188,8 @@ Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) cons
     if (!units.ok()) {
       doc.warnings.push_back(units.status().message() + "; read as plain paragraphs");
     } else {
+      size_t broken = 0;
+      const CodeUnit* first_broken = nullptr;
       for (size_t i = 0; i < units->size(); ++i) {
         const CodeUnit& u = (*units)[i];
         std::string body = OwnLines(lines, *units, i);
@@ -199,14 +200,20 @@ Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) cons
         for (uint32_t n = u.start_line; n <= u.end_line && n <= lines.size(); ++n) {
           covered[n - 1] = true;
         }
-        if (u.has_error) {
-          doc.warnings.push_back("syntax error in " + u.symbol + " (lines " +
-                                 std::to_string(u.start_line) + "-" + std::to_string(u.end_line) +
-                                 ")");
-        }
+        if (u.has_error && ++broken == 1) first_broken = &u;
+      }
+      // One warning a file: C and C++ macros the grammar cannot expand make many units
+      // "broken" that are still whole, and a warning each would bury the real ones.
+      if (first_broken != nullptr) {
+        doc.warnings.push_back(
+            "syntax error in " + first_broken->symbol + " (lines " +
+            std::to_string(first_broken->start_line) + "-" +
+            std::to_string(first_broken->end_line) + ")" +
+            (broken > 1 ? " and " + std::to_string(broken - 1) + " more units" : "") +
+            "; indexed as written");
       }
     }
-    Paragraphs(lines, language.name, covered, &blocks, std::string(kTopLevel));
+    Paragraphs(lines, language.name, covered, &blocks, std::string(kTopLevelSymbol));
   } else {
     Paragraphs(lines, language.name, covered, &blocks, std::nullopt);
   }

@@ -112,5 +112,18 @@ TEST(CodeExtractorTest, BinaryIsRefused) {
   EXPECT_EQ(CodeExtractor().Extract(in).status().code(), ErrorCode::kInvalidInput);
 }
 
+TEST(CodeExtractorTest, SyntaxErrorsAreOneWarningAFile) {
+  const CanonicalDocument doc = Extract("src/app.cc",
+                                        "int one() { MACRO(auto x, f()); return x; }\n"
+                                        "\n"
+                                        "int two() { MACRO(auto y, g()); return y; }\n");
+  ASSERT_EQ(doc.blocks.size(), 2u);
+  EXPECT_EQ(doc.blocks[0].span.symbol, "one");
+  EXPECT_EQ(doc.blocks[1].span.symbol, "two");
+  ASSERT_EQ(doc.warnings.size(), 1u);
+  EXPECT_EQ(doc.warnings[0],
+            "syntax error in one (lines 1-1) and 1 more units; indexed as written");
+}
+
 }  // namespace
 }  // namespace kebab::parse::internal

@@ -7,7 +7,7 @@
 namespace kebab::parse::internal {
 namespace {
 
-// The spec of each language with one; null for the others (their files are read as paragraphs).
+// The spec of each language; null only for a value outside the enum.
 const LanguageSpec* SpecOf(CodeLanguage language) {
   switch (language) {
     case CodeLanguage::kPython:
@@ -30,9 +30,8 @@ const LanguageSpec* SpecOf(CodeLanguage language) {
       return &CSpec();
     case CodeLanguage::kCpp:
       return &CppSpec();
-    default:
-      return nullptr;
   }
+  return nullptr;
 }
 
 bool IsTypeKind(UnitKind kind) {

@@ -136,7 +136,9 @@ class Verifier {
       : answer_(answer),
         chunk_text_(chunk_text),
         options_(options),
-        analyzer_(text::AnalyzerOptions{options.stemmer}) {}
+        // A claim's names are whole words as written: `PostgreSQL` must be in the cited
+        // chunk, not `Postgre` and `SQL` apart.
+        analyzer_(text::AnalyzerOptions{.stemmer = options.stemmer, .identifier_words = false}) {}
 
   Verification Run() {
     code_ = internal::FindCodeSpans(answer_);

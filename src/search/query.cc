@@ -7,15 +7,22 @@
 // ranks higher. A Korean particle or ending is left out, since only it makes the bigrams that span
 // it (`회의록을` searches 회의 and 의록, not 록을).
 //
+// An identifier is found in any spelling by its whole, which the index holds beside its last word
+// (text/identifier.h): `parseConfig` is searched as `parseconfig`, and `parse_config` as its
+// words plus that whole, so passages holding the identifier rank above those with its words.
+//
 // Measured (bench/korean_bench.py, bench/eval_bench.py): a phrase per word on top of its
 // bigrams ranked worse (it weighs long words several times over), and so did keeping
 // `git-commit` as one phrase term and dropping repeated words on paragraph-length questions.
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/unicode.h"
 #include "search/search.h"
 #include "text/analyzer.h"
+#include "text/identifier.h"
 #include "text/korean.h"
 
 namespace kebab::search {
@@ -72,25 +79,65 @@ void AddCjkRun(std::string_view word, const text::ScriptRun& run, bool after_wor
   }
 }
 
+// Collects the whole of each identifier, which the analyzer gives beside its last word.
+class WholeIdentifiers : public text::TokenSink {
+ public:
+  void OnToken(std::string_view, int, int) override {}
+  void OnColocated(std::string_view term, int, int) override { wholes.emplace_back(term); }
+  std::vector<std::string> wholes;
+};
+
+// A run of ASCII letters and digits that changes case (`parseConfig`, `SQLite`) is searched as
+// its lowercase whole, which the index holds beside the run's last word as it holds a plain
+// word: the passages with the identifier in any spelling, and those with the word as one.
+std::optional<std::string> CaseChangingWhole(std::string_view run) {
+  for (char c : run) {
+    if (static_cast<unsigned char>(c) >= 0x80) return std::nullopt;
+  }
+  std::vector<text::IdentifierPart> parts;
+  text::SplitAtCaseChanges(run, 0, run.size(), &parts);
+  if (parts.size() < 2) return std::nullopt;
+  std::string whole(run);
+  for (char& c : whole) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
+  return whole;
+}
+
 // The terms of one whitespace-separated word; none when it has nothing the index holds. Each
 // run is searched on its own, like the words of a plain BM25 query: `git-commit` is `git` OR
 // `commit` (the whole-query phrase still ranks the two in order first).
-// `*last_run` is the run of a spaced script that gave the word's last term, if one did.
-QueryWordPlan PlanWord(std::string_view word, std::string_view* last_run) {
+// `*last_run` is the term of a spaced script's run that gave the word's last term, if one did;
+// `*wholes` counts the whole identifiers added, which stand for words already counted.
+QueryWordPlan PlanWord(std::string_view word, const text::Analyzer& unstemmed,
+                       std::string* last_run, size_t* wholes) {
   QueryWordPlan plan;
   plan.word = std::string(word);
-  *last_run = {};
+  last_run->clear();
   bool after_word = false;
   for (const text::ScriptRun& run : text::ScriptRuns(word)) {
     if (run.kind == text::RunKind::kCjk) {
       const size_t before = plan.terms.size();
       AddCjkRun(word, run, after_word, &plan);
-      if (plan.terms.size() > before) *last_run = {};
+      if (plan.terms.size() > before) last_run->clear();
     } else {
       *last_run = Slice(word, run.start, run.end);
+      if (std::optional<std::string> whole = CaseChangingWhole(*last_run)) {
+        plan.notes.push_back("identifier searched whole (" + *whole + ")");
+        *last_run = std::move(*whole);
+      }
       plan.terms.push_back(Quote(*last_run));
     }
     after_word = run.kind == text::RunKind::kWord;
+  }
+  // Words joined by underscores are runs of their own above; their whole, indexed beside the
+  // last of them, ranks the passages holding the identifier itself first.
+  WholeIdentifiers identifiers;
+  unstemmed.Tokenize(word, identifiers);
+  for (const std::string& whole : identifiers.wholes) {
+    const std::string term = Quote(whole);
+    if (std::find(plan.terms.begin(), plan.terms.end(), term) != plan.terms.end()) continue;
+    plan.terms.push_back(term);
+    ++*wholes;
+    plan.notes.push_back("identifier also searched whole (" + whole + ")");
   }
   return plan;
 }
@@ -116,7 +163,8 @@ Result<MatchPlan> PlanMatch(std::string_view query) {
   // A repeated word counts again, as in a plain BM25 query: what a long question repeats is
   // what it is about.
   size_t term_count = 0;
-  std::string_view last_run;
+  std::string last_run;
+  const text::Analyzer unstemmed({.stemmer = "none"});
   for (size_t i = 0; i < q.size();) {
     while (i < q.size() && IsSpace(q[i])) ++i;
     size_t j = i;
@@ -128,11 +176,12 @@ Result<MatchPlan> PlanMatch(std::string_view query) {
       ++plan.words_left_out;
       continue;
     }
-    std::string_view run;
-    QueryWordPlan word = PlanWord(w, &run);
+    std::string run;
+    size_t wholes = 0;
+    QueryWordPlan word = PlanWord(w, unstemmed, &run, &wholes);
     if (word.terms.empty() && word.notes.empty()) continue;
-    last_run = run;
-    term_count += word.terms.size();
+    last_run = std::move(run);
+    term_count += word.terms.size() - wholes;
     plan.words.push_back(std::move(word));
   }
   if (term_count == 0) {

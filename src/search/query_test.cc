@@ -85,6 +85,16 @@ TEST(MatchPlanTest, KoreanEndingIsLeftOut) {
   EXPECT_THAT(m->words[1].notes, ElementsAre("particle 는 left out"));
 }
 
+TEST(MatchPlanTest, AnIdentifierIsItsWordsAndItsWhole) {
+  // The whole matches the identifier in any spelling (the index holds it beside the last word).
+  EXPECT_EQ(Expr("parseConfig"), "\"parseconfig\" OR \"parseconfig\" *");
+  EXPECT_EQ(Expr("where is parse_config"),
+            "\"where is parse_config\" OR \"where\" OR \"is\" OR \"parse\" OR \"config\" OR "
+            "\"parseconfig\"");
+  // A plain capitalized word is no identifier.
+  EXPECT_EQ(Expr("Config file"), "\"Config file\" OR \"Config\" OR \"file\" OR \"file\" *");
+}
+
 TEST(MatchPlanTest, ShortKoreanWordsKeepWhatLooksLikeAParticle) {
   EXPECT_EQ(Expr("가을"), "\"가을\"");  // autumn
   EXPECT_EQ(Expr("책을"), "\"책을\"");
@@ -93,8 +103,9 @@ TEST(MatchPlanTest, ShortKoreanWordsKeepWhatLooksLikeAParticle) {
 TEST(MatchPlanTest, ParticleOnALatinWordIsLeftOut) {
   auto m = PlanMatch("SQLite를");
   ASSERT_TRUE(m.ok());
-  EXPECT_EQ(m->expression, "\"SQLite\" OR \"SQLite\" *");
-  EXPECT_THAT(m->words[0].notes, ElementsAre("particle 를 left out", "last word also as a prefix"));
+  EXPECT_EQ(m->expression, "\"sqlite\" OR \"sqlite\" *");
+  EXPECT_THAT(m->words[0].notes, ElementsAre("identifier searched whole (sqlite)",
+                                             "particle 를 left out", "last word also as a prefix"));
   // A character that is not a particle stays, as a prefix of the index's bigrams.
   EXPECT_EQ(Expr("2024년"), "\"2024년\" OR \"2024\" OR \"년\" *");
   EXPECT_EQ(Expr("v2.0을"), "\"v2.0을\" OR \"v2\" OR \"0\"");

@@ -79,5 +79,35 @@ TEST_F(LexicalRankingTest, AReaderOfASchemaSixFileNamesChunksWithoutTheV7Index) 
   EXPECT_TRUE(upgraded->LexicalRanking({.match = "same", .limit = 3}).ok());
 }
 
+TEST_F(LexicalRankingTest, MigratingASchemaEightFileTokenizesItsIndexAgain) {
+  {
+    auto s = Open();
+    ASSERT_TRUE(s);
+    ASSERT_TRUE(s->WriteDocument(MakeTestDocument("d.md", {"call parseConfig now"})).ok());
+  }
+  {
+    // An index written before identifiers were split: emptied here, as no whole identifier
+    // of it would match.
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all'); "
+                           "DELETE FROM migrations WHERE id >= 9; "
+                           "UPDATE schema_meta SET value = '8' WHERE key = 'schema_version'",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK)
+        << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  auto upgraded = Open();
+  ASSERT_TRUE(upgraded);
+  EXPECT_EQ(upgraded->schema_version(), LatestSchemaVersion());
+  for (const char* match : {"parseconfig", "\"parse config\""}) {
+    auto ranked = upgraded->LexicalRanking({.match = match, .limit = 3});
+    ASSERT_TRUE(ranked.ok()) << ranked.status().ToString();
+    EXPECT_EQ(ranked->size(), 1u) << match;
+  }
+}
+
 }  // namespace
 }  // namespace kebab::store

@@ -312,6 +312,12 @@ CREATE TABLE ocr_events (
 CREATE INDEX idx_ocr_events_path ON ocr_events(doc_path, ts);
 )sql";
 
+// V009: identifiers are indexed as their words plus the whole (text/identifier.h): the index
+// is tokenized again from the chunks it holds, so old rows match new queries.
+constexpr std::string_view kV009 = R"sql(
+INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild');
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "documents, blocks, chunks, FTS5 (kebab tokenizer), jobs, ingest runs", kV001},
     {2, "chunks_fts written by the store; blocks as one rowid range per document", kV002},
@@ -321,6 +327,7 @@ constexpr Migration kMigrations[] = {
     {6, "eval runs and their per-query results", kV006},
     {7, "chunk ids by rowid from a covering index", kV007},
     {8, "derivation cache (OCR, captions) and OCR log", kV008},
+    {9, "chunks_fts tokenized again: identifiers as their words and the whole", kV009},
 };
 
 }  // namespace

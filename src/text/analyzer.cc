@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "text/identifier.h"
+
 namespace kebab::text {
 namespace {
 
@@ -241,20 +243,26 @@ struct Scratch {
   std::string prev_unit;
   std::string cur_unit;
   std::string bigram;
+  std::string whole;  // an identifier's words joined
+  std::vector<IdentifierPart> parts;
 };
 
 // One pass over one text; holds the cursor state so the scanning helpers stay small.
 class Segmenter {
  public:
-  Segmenter(std::string_view text, CachedStemmer* stemmer, Scratch& scratch, TokenSink& sink)
+  Segmenter(std::string_view text, CachedStemmer* stemmer, bool identifier_words, Scratch& scratch,
+            TokenSink& sink)
       : p_(reinterpret_cast<const unsigned char*>(text.data())),
         n_(text.size()),
         stemmer_(stemmer),
+        identifier_words_(identifier_words),
         word_(scratch.word),
         codepoints_(scratch.codepoints),
         prev_unit_(scratch.prev_unit),
         cur_unit_(scratch.cur_unit),
         bigram_(scratch.bigram),
+        whole_(scratch.whole),
+        parts_(scratch.parts),
         sink_(sink) {}
 
   void Run() {
@@ -290,17 +298,44 @@ class Segmenter {
     return {reinterpret_cast<const char*>(p_ + start), end - start};
   }
 
-  void Emit(std::string_view term, size_t start, size_t end) {
+  void Emit(std::string_view term, size_t start, size_t end, bool colocated = false) {
     if (term.empty() || term.size() > kMaxTermBytes) return;
-    sink_.OnToken(term, static_cast<int>(start), static_cast<int>(end));
+    if (colocated) {
+      sink_.OnColocated(term, static_cast<int>(start), static_cast<int>(end));
+    } else {
+      sink_.OnToken(term, static_cast<int>(start), static_cast<int>(end));
+    }
   }
 
-  // Emits the word that starts at `start`; returns its end.
+  // Emits the word that starts at `start`; returns its end. An ASCII word with a change of
+  // case or an underscore after it may be an identifier (identifier.h): then each of its words,
+  // and the whole at the last one's position.
   size_t Word(size_t start) {
     bool ascii = true;
     const size_t end = WordEnd(p_, n_, start, &ascii);
+    if (identifier_words_ && ascii &&
+        ((end < n_ && p_[end] == '_') || HasAsciiUpper(Source(start + 1, end)))) {
+      const size_t ident_end = ScanIdentifier(Source(0, n_), start, end, &parts_);
+      if (parts_.size() > 1) {
+        EmitIdentifier(start, ident_end);
+        return ident_end;
+      }
+    }
     EmitWord(start, end, ascii);
     return end;
+  }
+
+  void EmitIdentifier(size_t start, size_t end) {
+    whole_.clear();
+    for (const IdentifierPart& part : parts_) {
+      whole_.append(Source(part.start, part.end));
+      EmitWord(part.start, part.end, true);
+    }
+    if (whole_.size() > kMaxTermBytes) return;
+    for (char& c : whole_) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
+    std::string_view term = whole_;
+    if (stemmer_ != nullptr) term = stemmer_->Stem(term);
+    Emit(term, start, end, true);
   }
 
   void EmitWord(size_t start, size_t end, bool ascii) {
@@ -393,11 +428,14 @@ class Segmenter {
   const unsigned char* p_;
   size_t n_;
   CachedStemmer* stemmer_;
+  const bool identifier_words_;
   std::string& word_;
   std::vector<utf8proc_int32_t>& codepoints_;
   std::string& prev_unit_;
   std::string& cur_unit_;
   std::string& bigram_;
+  std::string& whole_;
+  std::vector<IdentifierPart>& parts_;
   TokenSink& sink_;
   size_t units_ = 0;
   size_t prev_start_ = 0;
@@ -529,7 +567,9 @@ std::vector<std::string> Analyzer::StemmerNames() {
 }
 
 void Analyzer::Run(std::string_view text, TokenSink& sink, bool stem) const {
-  Segmenter(text, stem ? state_->stemmer.get() : nullptr, state_->scratch, sink).Run();
+  Segmenter(text, stem ? state_->stemmer.get() : nullptr, options_.identifier_words,
+            state_->scratch, sink)
+      .Run();
 }
 
 void Analyzer::Tokenize(std::string_view text, TokenSink& sink) const {

@@ -1,6 +1,7 @@
 // The lexical analyzer shared by indexing (FTS5 tokenizer) and querying: Unicode word
 // segmentation, case folding, diacritic removal, Hangul/Han/Kana runs as overlapping
-// character bigrams, and optional Snowball stemming of Latin-script words.
+// character bigrams, identifiers as their words plus the whole (identifier.h), and optional
+// Snowball stemming of Latin-script words.
 //
 // An Analyzer is cheap to construct but NOT thread-safe (the Snowball stemmer and the
 // scratch buffers it reuses keep state); use one per thread.
@@ -16,6 +17,10 @@ namespace kebab::text {
 struct AnalyzerOptions {
   // Snowball algorithm name ("english", "german", ...), or "" / "none" for no stemming.
   std::string stemmer = "english";
+  // Index an identifier's words apart, and the whole beside the last (identifier.h). Off, an
+  // identifier is one term (`parseConfig`), or its parts when underscores join them, as
+  // checks comparing the words of two texts want it.
+  bool identifier_words = true;
 };
 
 // Receives each token: the normalized term and the byte range [start, end) of the source
@@ -25,6 +30,9 @@ class TokenSink {
  public:
   virtual ~TokenSink() = default;
   virtual void OnToken(std::string_view term, int start, int end) = 0;
+  // A term at the position of the token before it: a whole identifier beside its last word
+  // (identifier.h). Sinks that do not count positions take it as one more token.
+  virtual void OnColocated(std::string_view term, int start, int end) { OnToken(term, start, end); }
 
   bool stopped() const { return stopped_; }
 
@@ -57,7 +65,8 @@ struct ScriptRun {
 };
 
 // The runs of `text` in order, exactly as Tokenize sees them (separators and invalid UTF-8
-// dropped). Queries use it to build terms from the same characters the index paired.
+// dropped; an identifier's run gives a token per word of it, identifier.h). Queries use it to build
+// terms from the same characters the index paired.
 std::vector<ScriptRun> ScriptRuns(std::string_view text);
 
 class Analyzer {

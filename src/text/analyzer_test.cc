@@ -3,9 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "text/identifier.h"
 
 namespace kebab::text {
 namespace {
@@ -33,7 +36,13 @@ class RecordingSink : public TokenSink {
     tokens.push_back({std::string(term), start, end});
     if (stop_after_ != 0 && tokens.size() >= stop_after_) Stop();
   }
+  // Whole identifiers (identifier_test.cc pins them) are kept apart: at the position of the
+  // token before them, they have no range of their own among the tokens.
+  void OnColocated(std::string_view term, int start, int end) override {
+    colocated.push_back({std::string(term), start, end});
+  }
   std::vector<Token> tokens;
+  std::vector<Token> colocated;
 
  private:
   size_t stop_after_;
@@ -52,7 +61,7 @@ AnalyzerOptions NoStem() {
 TEST(AnalyzerTest, AsciiWordsSplitOnPunctuationAndUnderscore) {
   Analyzer analyzer(NoStem());
   EXPECT_THAT(analyzer.Terms("Hello, World! foo_bar baz-qux (x=1)"),
-              ElementsAre("hello", "world", "foo", "bar", "baz", "qux", "x", "1"));
+              ElementsAre("hello", "world", "foo", "bar", "foobar", "baz", "qux", "x", "1"));
   EXPECT_THAT(Tokens(analyzer, "  Hello, World!"),
               ElementsAre(Token{"hello", 2, 7}, Token{"world", 9, 14}));
 }
@@ -161,7 +170,8 @@ TEST(AnalyzerTest, CjkAdjacentToLatinIsASeparateRun) {
   Analyzer analyzer(NoStem());
   EXPECT_THAT(Tokens(analyzer, "API를 사용"),
               ElementsAre(Token{"api", 0, 3}, Token{"를", 3, 6}, Token{"사용", 7, 13}));
-  EXPECT_THAT(analyzer.Terms("2024년 SQLite와DB"), ElementsAre("2024", "년", "sqlite", "와", "db"));
+  EXPECT_THAT(analyzer.Terms("2024년 SQLite와DB"),
+              ElementsAre("2024", "년", "sq", "lite", "sqlite", "와", "db"));
 }
 
 TEST(AnalyzerTest, DigitsStayInsideWords) {
@@ -227,7 +237,18 @@ std::vector<std::pair<int, int>> RangesFromRuns(const Analyzer& analyzer, std::s
   for (const ScriptRun& run : ScriptRuns(text)) {
     if (run.kind == RunKind::kWord) {
       if (analyzer.Terms(text.substr(run.start, run.end - run.start)).empty()) continue;
-      out.emplace_back(static_cast<int>(run.start), static_cast<int>(run.end));
+      const std::string_view word = text.substr(run.start, run.end - run.start);
+      const bool ascii = std::all_of(word.begin(), word.end(),
+                                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+      std::vector<IdentifierPart> parts;
+      if (ascii) {
+        SplitAtCaseChanges(text, run.start, run.end, &parts);
+      } else {
+        parts.push_back({run.start, run.end});
+      }
+      for (const IdentifierPart& p : parts) {
+        out.emplace_back(static_cast<int>(p.start), static_cast<int>(p.end));
+      }
     } else if (run.units.size() == 1) {
       out.emplace_back(static_cast<int>(run.units[0].start), static_cast<int>(run.units[0].end));
     } else {

@@ -19,13 +19,18 @@ class Fts5Sink : public TokenSink {
   using XToken = int (*)(void*, int, const char*, int, int, int);
   Fts5Sink(void* ctx, XToken x_token) : ctx_(ctx), x_token_(x_token) {}
 
-  void OnToken(std::string_view term, int start, int end) override {
-    rc_ = x_token_(ctx_, 0, term.data(), static_cast<int>(term.size()), start, end);
-    if (rc_ != SQLITE_OK) Stop();
+  void OnToken(std::string_view term, int start, int end) override { Send(0, term, start, end); }
+  void OnColocated(std::string_view term, int start, int end) override {
+    Send(FTS5_TOKEN_COLOCATED, term, start, end);
   }
   int rc() const { return rc_; }
 
  private:
+  void Send(int flags, std::string_view term, int start, int end) {
+    rc_ = x_token_(ctx_, flags, term.data(), static_cast<int>(term.size()), start, end);
+    if (rc_ != SQLITE_OK) Stop();
+  }
+
   void* ctx_;
   XToken x_token_;
   int rc_ = SQLITE_OK;

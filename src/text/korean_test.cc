@@ -41,7 +41,7 @@ TEST(KoreanSuffixTest, SaysWhetherItIsAParticleOrAnEnding) {
 }
 
 TEST(KoreanSuffixTest, FindsTheSuffixOfARunWithItsOffset) {
-  const std::string text = "SQLite를 회의록을 提交";
+  const std::string text = "Redis를 회의록을 提交";
   const std::vector<ScriptRun> runs = ScriptRuns(text);
   ASSERT_EQ(runs.size(), 4u);
   const KoreanRunSuffix minutes = FindKoreanSuffix(text, runs[2], 2);

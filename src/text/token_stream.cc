@@ -20,7 +20,11 @@ TokenStream TokenStream::Of(const Analyzer& analyzer, std::string_view text) {
     explicit Sink(TokenStream* out) : out_(out) {}
     void OnToken(std::string_view term, int start, int end) override {
       out_->terms_.append(term);
-      out_->tokens_.push_back({static_cast<uint32_t>(out_->terms_.size()), start, end});
+      out_->tokens_.push_back({static_cast<uint32_t>(out_->terms_.size()), start, end, false});
+    }
+    void OnColocated(std::string_view term, int start, int end) override {
+      out_->terms_.append(term);
+      out_->tokens_.push_back({static_cast<uint32_t>(out_->terms_.size()), start, end, true});
     }
 
    private:
@@ -41,7 +45,12 @@ void TokenStream::Replay(TokenSink& sink) const {
   uint32_t begin = 0;
   for (const Token& t : tokens_) {
     if (sink.stopped()) return;
-    sink.OnToken(std::string_view(terms_).substr(begin, t.term_end - begin), t.start, t.end);
+    const std::string_view term = std::string_view(terms_).substr(begin, t.term_end - begin);
+    if (t.colocated) {
+      sink.OnColocated(term, t.start, t.end);
+    } else {
+      sink.OnToken(term, t.start, t.end);
+    }
     begin = t.term_end;
   }
 }

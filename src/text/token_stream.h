@@ -26,6 +26,7 @@ class TokenStream {
   struct Token {
     uint32_t term_end;  // end of the term in terms_; it begins where the previous one ended
     int start, end;     // byte range in the source text
+    bool colocated;     // at the previous token's position
   };
   std::string stemmer_;
   std::string terms_;

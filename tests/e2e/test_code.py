@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Source code end to end: a small mixed repository (notes, Rust, Python, a shell script, a
 lock file, minified JavaScript) ingested by the real kebab; hits cite lines with kind code,
-the symbol and the language, and the cited lines read back exactly."""
+the symbol and the language, and the cited lines read back exactly. Identifiers are found by
+their words in any spelling, and a query naming one ranks its definitions first."""
 import json
 import unittest
 
@@ -54,7 +55,7 @@ class CodeTest(KebabTestCase):
         self.assertEqual((report["new"], report["errors"]), (4, 0), report)
         self.assertEqual(report["skipped_generated"], 2, report)
         items = {i["doc_path"]: i for i in report["items"]}
-        self.assertEqual(items["src/retry.rs"]["chunker_version"], "code-v1")
+        self.assertEqual(items["src/retry.rs"]["chunker_version"], "code-v2")
 
         hit = self.search("retry failed upload backoff", "--k", "3")["hits"][0]
         c = hit["citation"]
@@ -78,6 +79,110 @@ class CodeTest(KebabTestCase):
         human = self.sb.run("search", "retry failed upload backoff")
         self.assertIn("src/retry.rs#L3-L6", human.stdout)
         self.assertIn("retry::retry_upload", human.stdout)
+
+
+LOAD_TS = """import { readFileSync } from "fs";
+
+/** Reads the settings text into an object. */
+export function parseConfig(text: string): object {
+  return JSON.parse(text);
+}
+"""
+
+MAIN_TS = """import { parseConfig } from "./load";
+
+export class App {
+  /** Starts the app with its settings, then serves until stopped. */
+  start(raw: string): void {
+    const settings = parseConfig(raw);
+    console.log("starting with", settings);
+    this.serve(settings);
+  }
+}
+"""
+
+CONFIG_GO = """package config
+
+// ParseConfig reads the settings of a service.
+func ParseConfig(data []byte) (*Settings, error) {
+	return decode(data)
+}
+
+// Reload reads the settings again.
+func (s *Settings) Reload() error {
+	return nil
+}
+"""
+
+CACHE_CC = """#include "store/cache.h"
+
+namespace kebab::store {
+
+// Drops every cached page.
+void Cache::Clear() {
+  pages_.clear();
+}
+
+}  // namespace kebab::store
+"""
+
+RETRY_JAVA = """package com.example.net;
+
+/** Retries calls. */
+public class Retrier {
+  /** Waits, doubling each time. */
+  public long backoffMillis(int attempt) {
+    return 100L << attempt;
+  }
+}
+"""
+
+
+class CodeLanguagesTest(KebabTestCase):
+    def setUp(self):
+        super().setUp()
+        self.sb.write_config('[models.embedding]\nprovider = "none"\n')
+        self.sb.write("app/settings.py", CONFIG_PY)
+        self.sb.write("web/load.ts", LOAD_TS)
+        self.sb.write("web/main.ts", MAIN_TS)
+        self.sb.write("svc/config/config.go", CONFIG_GO)
+        self.sb.write("src/store/cache.cc", CACHE_CC)
+        self.sb.write("java/com/example/net/Retrier.java", RETRY_JAVA)
+        self.sb.write("notes/setup.md", "# Setup\n\nRun parse-config before the first start.\n")
+        _, report = self.ingest()
+        self.assertEqual((report["new"], report["errors"]), (7, 0), report)
+
+    def symbols(self, query, k=10):
+        return [h["citation"].get("symbol") for h in self.search(query, "--k", str(k))["hits"]]
+
+    def test_each_language_cites_its_own_symbols(self):
+        expect = {
+            "settings text into an object": ("web/load.parseConfig", "typescript"),
+            "starts the app serves until stopped": ("web/main.App.start", "typescript"),
+            "reads the settings again": ("config.(*Settings).Reload", "go"),
+            "drops every cached page": ("kebab::store::Cache::Clear", "cpp"),
+            "waits doubling each time": ("com.example.net.Retrier.backoffMillis", "java"),
+        }
+        for query, (symbol, lang) in expect.items():
+            c = self.search(query)["hits"][0]["citation"]
+            self.assertEqual((c["kind"], c["symbol"], c["lang"]), ("code", symbol, lang), query)
+
+    def test_identifier_words_find_every_spelling(self):
+        found = set(self.symbols("parse config"))
+        for symbol in ("app.settings.parse_config", "web/load.parseConfig",
+                       "config.ParseConfig", "web/main.App.start"):
+            self.assertIn(symbol, found)
+        paths = [h["citation"]["path"] for h in self.search("parse config", "--k", "10")["hits"]]
+        self.assertIn("notes/setup.md", paths)
+
+    def test_a_named_identifier_ranks_its_definitions_above_its_callers(self):
+        for query in ("parseConfig", "parse_config", "ParseConfig"):
+            got = self.symbols(query)
+            self.assertIn("web/main.App.start", got, query)
+            caller = got.index("web/main.App.start")
+            for definition in ("app.settings.parse_config", "web/load.parseConfig",
+                               "config.ParseConfig"):
+                self.assertLess(got.index(definition), caller, (query, got))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@
 
 namespace kebab::parse::internal {
 
-inline constexpr char kCodeParserVersion[] = "code-v1";
+inline constexpr char kCodeParserVersion[] = "code-v2";
 
 // The lowercase canonical language of a source file from its name ("rust", "python", "go",
 // "shell", "yaml", ..., "text" when the name says nothing), and its grammar when kebab has one.
