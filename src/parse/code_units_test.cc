@@ -4,23 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include "parse/code_units_test_util.h"
+
 namespace kebab::parse::internal {
 namespace {
-
-struct Expect {
-  std::string symbol, kind;
-  uint32_t start, end;
-};
-
-void ExpectUnits(const std::vector<CodeUnit>& got, const std::vector<Expect>& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(got[i].symbol, want[i].symbol) << i;
-    EXPECT_EQ(UnitKindName(got[i].kind), want[i].kind) << want[i].symbol;
-    EXPECT_EQ(got[i].start_line, want[i].start) << want[i].symbol;
-    EXPECT_EQ(got[i].end_line, want[i].end) << want[i].symbol;
-  }
-}
 
 TEST(CodeUnitsTest, PythonFunctionsClassesMethodsAndDocstrings) {
   const std::string source =
@@ -37,9 +24,9 @@ TEST(CodeUnitsTest, PythonFunctionsClassesMethodsAndDocstrings) {
       "        pass\n";                              // 11
   auto units = ExtractCodeUnits(CodeLanguage::kPython, source, "app/upload.py");
   ASSERT_TRUE(units.ok()) << units.status().ToString();
-  ExpectUnits(*units, {{"app.upload.upload", "function", 3, 5},
-                       {"app.upload.Uploader", "class", 7, 11},
-                       {"app.upload.Uploader.send", "method", 9, 11}});
+  EXPECT_TRUE(UnitsAre(*units, {{"app.upload.upload", "function", 3, 5},
+                                {"app.upload.Uploader", "class", 7, 11},
+                                {"app.upload.Uploader.send", "method", 9, 11}}));
   EXPECT_EQ((*units)[0].doc, "\"\"\"Uploads a file, retrying.\"\"\"");
   EXPECT_EQ((*units)[1].doc, "\"\"\"Sends files.\"\"\"");
 }
@@ -65,11 +52,11 @@ TEST(CodeUnitsTest, RustItemsImplsAndDocComments) {
       "}\n";                                   // 17
   auto units = ExtractCodeUnits(CodeLanguage::kRust, source, "src/net/retry.rs");
   ASSERT_TRUE(units.ok()) << units.status().ToString();
-  ExpectUnits(*units, {{"net::retry::Backoff", "struct", 3, 6},
-                       {"net::retry::Backoff", "impl", 8, 13},
-                       {"net::retry::Backoff::next", "method", 9, 12},
-                       {"net::retry::tests", "module", 15, 17},
-                       {"net::retry::tests::doubles", "function", 16, 16}});
+  EXPECT_TRUE(UnitsAre(*units, {{"net::retry::Backoff", "struct", 3, 6},
+                                {"net::retry::Backoff", "impl", 8, 13},
+                                {"net::retry::Backoff::next", "method", 9, 12},
+                                {"net::retry::tests", "module", 15, 17},
+                                {"net::retry::tests::doubles", "function", 16, 16}}));
   EXPECT_EQ((*units)[0].doc, "/// How long to wait.\n/// Doubles each time.");
   EXPECT_EQ((*units)[2].doc, "/// The next wait.");
 }
