@@ -14,64 +14,95 @@ struct ExtensionKind {
   MediaKind kind;
 };
 
+// Media other than code; code is CodeLanguageOfPath's.
 constexpr std::array kExtensions = {
-    ExtensionKind{"md", MediaKind::kMarkdown},
-    ExtensionKind{"mdx", MediaKind::kMarkdown},
-    ExtensionKind{"markdown", MediaKind::kMarkdown},
-    ExtensionKind{"pdf", MediaKind::kPdf},
-    ExtensionKind{"png", MediaKind::kImage},
-    ExtensionKind{"jpg", MediaKind::kImage},
-    ExtensionKind{"jpeg", MediaKind::kImage},
-    ExtensionKind{"webp", MediaKind::kImage},
-    ExtensionKind{"gif", MediaKind::kImage},
-    ExtensionKind{"tif", MediaKind::kImage},
-    ExtensionKind{"tiff", MediaKind::kImage},
-    ExtensionKind{"bmp", MediaKind::kImage},
-    ExtensionKind{"m4a", MediaKind::kAudio},
-    ExtensionKind{"mp3", MediaKind::kAudio},
-    ExtensionKind{"wav", MediaKind::kAudio},
-    ExtensionKind{"flac", MediaKind::kAudio},
+    ExtensionKind{"md", MediaKind::kMarkdown},       ExtensionKind{"mdx", MediaKind::kMarkdown},
+    ExtensionKind{"markdown", MediaKind::kMarkdown}, ExtensionKind{"pdf", MediaKind::kPdf},
+    ExtensionKind{"png", MediaKind::kImage},         ExtensionKind{"jpg", MediaKind::kImage},
+    ExtensionKind{"jpeg", MediaKind::kImage},        ExtensionKind{"webp", MediaKind::kImage},
+    ExtensionKind{"gif", MediaKind::kImage},         ExtensionKind{"tif", MediaKind::kImage},
+    ExtensionKind{"tiff", MediaKind::kImage},        ExtensionKind{"bmp", MediaKind::kImage},
+    ExtensionKind{"m4a", MediaKind::kAudio},         ExtensionKind{"mp3", MediaKind::kAudio},
+    ExtensionKind{"wav", MediaKind::kAudio},         ExtensionKind{"flac", MediaKind::kAudio},
     ExtensionKind{"ogg", MediaKind::kAudio},
-    ExtensionKind{"rs", MediaKind::kCode},
-    ExtensionKind{"py", MediaKind::kCode},
-    ExtensionKind{"pyi", MediaKind::kCode},
-    ExtensionKind{"ts", MediaKind::kCode},
-    ExtensionKind{"tsx", MediaKind::kCode},
-    ExtensionKind{"mts", MediaKind::kCode},
-    ExtensionKind{"cts", MediaKind::kCode},
-    ExtensionKind{"js", MediaKind::kCode},
-    ExtensionKind{"jsx", MediaKind::kCode},
-    ExtensionKind{"mjs", MediaKind::kCode},
-    ExtensionKind{"cjs", MediaKind::kCode},
-    ExtensionKind{"go", MediaKind::kCode},
-    ExtensionKind{"java", MediaKind::kCode},
-    ExtensionKind{"kt", MediaKind::kCode},
-    ExtensionKind{"kts", MediaKind::kCode},
-    ExtensionKind{"c", MediaKind::kCode},
-    ExtensionKind{"h", MediaKind::kCode},
-    ExtensionKind{"cpp", MediaKind::kCode},
-    ExtensionKind{"cc", MediaKind::kCode},
-    ExtensionKind{"cxx", MediaKind::kCode},
-    ExtensionKind{"hpp", MediaKind::kCode},
-    ExtensionKind{"hh", MediaKind::kCode},
-    ExtensionKind{"hxx", MediaKind::kCode},
-    ExtensionKind{"cs", MediaKind::kCode},
-    ExtensionKind{"rb", MediaKind::kCode},
-    ExtensionKind{"php", MediaKind::kCode},
-    ExtensionKind{"swift", MediaKind::kCode},
-    ExtensionKind{"scala", MediaKind::kCode},
-    ExtensionKind{"lua", MediaKind::kCode},
-    ExtensionKind{"sh", MediaKind::kCode},
-    ExtensionKind{"bash", MediaKind::kCode},
-    ExtensionKind{"zsh", MediaKind::kCode},
-    ExtensionKind{"yaml", MediaKind::kCode},
-    ExtensionKind{"yml", MediaKind::kCode},
-    ExtensionKind{"toml", MediaKind::kCode},
-    ExtensionKind{"json", MediaKind::kCode},
-    ExtensionKind{"xml", MediaKind::kCode},
-    ExtensionKind{"gradle", MediaKind::kCode},
-    ExtensionKind{"mk", MediaKind::kCode},
-    ExtensionKind{"dockerfile", MediaKind::kCode},
+};
+
+struct NamedLanguage {
+  std::string_view key;  // lower case: a whole file name, or an extension without the dot
+  std::string_view language;
+};
+
+// Build and container files named by convention rather than by extension, matched on the
+// whole file name. No other `.txt` is source, so CMakeLists.txt is named here.
+constexpr std::array kFileNames = {
+    NamedLanguage{"dockerfile", "dockerfile"},   NamedLanguage{"containerfile", "dockerfile"},
+    NamedLanguage{"makefile", "make"},           NamedLanguage{"gnumakefile", "make"},
+    NamedLanguage{"cmakelists.txt", "cmake"},    NamedLanguage{"go.mod", "gomod"},
+    NamedLanguage{"build.gradle.kts", "gradle"}, NamedLanguage{"settings.gradle.kts", "gradle"},
+};
+
+// Extensions that name a source language without doubt. Ambiguous or catch-all ones (`.m`,
+// `.conf`, `.cfg`, `.txt`) are left out: a file kebab cannot tell from prose is better skipped
+// as unsupported than chunked as code.
+constexpr std::array kCodeExtensions = {
+    NamedLanguage{"rs", "rust"},
+    NamedLanguage{"py", "python"},
+    NamedLanguage{"pyi", "python"},
+    NamedLanguage{"ts", "typescript"},
+    NamedLanguage{"mts", "typescript"},
+    NamedLanguage{"cts", "typescript"},
+    NamedLanguage{"tsx", "tsx"},
+    NamedLanguage{"js", "javascript"},
+    NamedLanguage{"jsx", "javascript"},
+    NamedLanguage{"mjs", "javascript"},
+    NamedLanguage{"cjs", "javascript"},
+    NamedLanguage{"go", "go"},
+    NamedLanguage{"java", "java"},
+    NamedLanguage{"kt", "kotlin"},
+    NamedLanguage{"kts", "kotlin"},
+    NamedLanguage{"c", "c"},
+    NamedLanguage{"h", "c"},
+    NamedLanguage{"cc", "cpp"},
+    NamedLanguage{"cpp", "cpp"},
+    NamedLanguage{"cxx", "cpp"},
+    NamedLanguage{"hh", "cpp"},
+    NamedLanguage{"hpp", "cpp"},
+    NamedLanguage{"hxx", "cpp"},
+    NamedLanguage{"cs", "csharp"},
+    NamedLanguage{"rb", "ruby"},
+    NamedLanguage{"php", "php"},
+    NamedLanguage{"swift", "swift"},
+    NamedLanguage{"scala", "scala"},
+    NamedLanguage{"lua", "lua"},
+    NamedLanguage{"pl", "perl"},
+    NamedLanguage{"pm", "perl"},
+    NamedLanguage{"r", "r"},
+    NamedLanguage{"sql", "sql"},
+    NamedLanguage{"dart", "dart"},
+    NamedLanguage{"zig", "zig"},
+    NamedLanguage{"hs", "haskell"},
+    NamedLanguage{"ex", "elixir"},
+    NamedLanguage{"exs", "elixir"},
+    NamedLanguage{"erl", "erlang"},
+    NamedLanguage{"clj", "clojure"},
+    NamedLanguage{"groovy", "groovy"},
+    NamedLanguage{"tf", "terraform"},
+    NamedLanguage{"proto", "proto"},
+    NamedLanguage{"graphql", "graphql"},
+    NamedLanguage{"sh", "shell"},
+    NamedLanguage{"bash", "shell"},
+    NamedLanguage{"zsh", "shell"},
+    NamedLanguage{"ksh", "shell"},
+    NamedLanguage{"yaml", "yaml"},
+    NamedLanguage{"yml", "yaml"},
+    NamedLanguage{"toml", "toml"},
+    NamedLanguage{"json", "json"},
+    NamedLanguage{"xml", "xml"},
+    NamedLanguage{"ini", "ini"},
+    NamedLanguage{"gradle", "gradle"},
+    NamedLanguage{"cmake", "cmake"},
+    NamedLanguage{"mk", "make"},
+    NamedLanguage{"dockerfile", "dockerfile"},
 };
 
 constexpr size_t kMaxExtensionLength = 16;
@@ -87,25 +118,52 @@ bool StartsWithIgnoreCase(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && EqualsIgnoreCase(s.substr(0, prefix.size()), prefix);
 }
 
+// The extension of a file name without its dot; empty for none, a dotfile's whole name
+// (".md" is a file named "md"), or one too long to be an extension.
+std::string_view ExtensionOf(std::string_view name) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return {};
+  const std::string_view ext = name.substr(dot + 1);
+  return ext.size() > kMaxExtensionLength ? std::string_view() : ext;
+}
+
+// `ext` in lower case, written to `buffer` (kMaxExtensionLength bytes): no allocation, as the
+// walker asks for every file it meets.
+std::string_view Lower(std::string_view ext, char* buffer) {
+  for (size_t i = 0; i < ext.size(); ++i) {
+    buffer[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(ext[i])));
+  }
+  return {buffer, ext.size()};
+}
+
 }  // namespace
 
+std::string_view CodeLanguageOfPath(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  for (const NamedLanguage& n : kFileNames) {
+    if (EqualsIgnoreCase(name, n.key)) return n.language;
+  }
+  // Dockerfile.dev, Dockerfile.prod: one image's variants, named by suffix.
+  if (StartsWithIgnoreCase(name, "Dockerfile.")) return "dockerfile";
+  const std::string_view ext = ExtensionOf(name);
+  if (ext.empty()) return {};
+  char lower[kMaxExtensionLength];
+  const std::string_view key = Lower(ext, lower);
+  for (const NamedLanguage& n : kCodeExtensions) {
+    if (n.key == key) return n.language;
+  }
+  return {};
+}
+
 MediaKind DetectMedia(std::string_view file_name) {
+  if (!CodeLanguageOfPath(file_name).empty()) return MediaKind::kCode;
   const size_t slash = file_name.rfind('/');
   if (slash != std::string_view::npos) file_name.remove_prefix(slash + 1);
-  // Build files named by convention rather than by extension.
-  if (EqualsIgnoreCase(file_name, "Dockerfile") || StartsWithIgnoreCase(file_name, "Dockerfile.") ||
-      EqualsIgnoreCase(file_name, "Makefile") || EqualsIgnoreCase(file_name, "GNUmakefile")) {
-    return MediaKind::kCode;
-  }
-  const size_t dot = file_name.rfind('.');
-  if (dot == std::string_view::npos || dot == 0) return MediaKind::kOther;
-  const std::string_view ext = file_name.substr(dot + 1);
-  if (ext.empty() || ext.size() > kMaxExtensionLength) return MediaKind::kOther;
+  const std::string_view ext = ExtensionOf(file_name);
+  if (ext.empty()) return MediaKind::kOther;
   char lower[kMaxExtensionLength];
-  for (size_t i = 0; i < ext.size(); ++i) {
-    lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(ext[i])));
-  }
-  const std::string_view key(lower, ext.size());
+  const std::string_view key = Lower(ext, lower);
   for (const ExtensionKind& e : kExtensions) {
     if (e.ext == key) return e.kind;
   }

@@ -30,6 +30,49 @@ TEST(DetectMediaTest, OtherMedia) {
   }
 }
 
+TEST(CodeLanguageOfPathTest, OneTableNamesEverySourceFile) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"src/a.RS", "rust"},
+      {"a.h", "c"},
+      {"Dockerfile", "dockerfile"},
+      {"ops/Containerfile", "dockerfile"},
+      {"Dockerfile.dev", "dockerfile"},
+      {"web.dockerfile", "dockerfile"},
+      {"makefile", "make"},
+      {"GNUmakefile", "make"},
+      {"rules.mk", "make"},
+      {"CMakeLists.txt", "cmake"},
+      {"cmake/Find.cmake", "cmake"},
+      {"go.mod", "gomod"},
+      {"build.gradle", "gradle"},
+      {"app/build.gradle.kts", "gradle"},
+      {"lib/x.kts", "kotlin"},
+      {"pom.xml", "xml"},
+      {"Cargo.toml", "toml"},
+      {"package.json", "json"},
+      {"db/schema.sql", "sql"},
+      {"lib/Mod.pm", "perl"},
+      {"x.pl", "perl"},
+      {"stats.R", "r"},
+      {"api.proto", "proto"},
+      {"run.bash", "shell"},
+      {"deploy/k8s.yml", "yaml"},
+  };
+  for (const auto& [path, language] : cases) {
+    EXPECT_EQ(CodeLanguageOfPath(path), language) << path;
+    EXPECT_EQ(DetectMedia(path), MediaKind::kCode) << path;
+  }
+}
+
+TEST(CodeLanguageOfPathTest, ProseAndUnclearNamesAreNotCode) {
+  for (const char* path : {"notes.txt", "docs/CMakeLists.txt.bak", "LICENSE", "app.conf",
+                           "setup.cfg", "a.md", "Cargo.lock", "go.sum", "script", ".sh"}) {
+    EXPECT_EQ(CodeLanguageOfPath(path), "") << path;
+    EXPECT_NE(DetectMedia(path), MediaKind::kCode) << path;
+  }
+  EXPECT_EQ(DetectMedia("notes.txt"), MediaKind::kOther);
+}
+
 TEST(DetectMediaTest, UnknownOrMissingExtensionIsOther) {
   EXPECT_EQ(DetectMedia("a.docx"), MediaKind::kOther);
   EXPECT_EQ(DetectMedia("LICENSE"), MediaKind::kOther);
