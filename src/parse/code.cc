@@ -6,62 +6,35 @@
 #include "core/ids.h"
 #include "core/time.h"
 #include "core/unicode.h"
+#include "source/walker.h"
 
 namespace kebab::parse::internal {
 namespace {
 
 constexpr char kAgent[] = "kebab-code";
 
-struct ExtensionLanguage {
-  std::string_view ext;
-  std::string_view name;
-  std::optional<CodeLanguage> grammar = std::nullopt;
+struct NamedGrammar {
+  std::string_view language;  // as source::CodeLanguageOfPath names it
+  CodeLanguage grammar;
 };
 
-constexpr std::array kLanguages = {
-    ExtensionLanguage{"rs", "rust", CodeLanguage::kRust},
-    ExtensionLanguage{"py", "python", CodeLanguage::kPython},
-    ExtensionLanguage{"pyi", "python", CodeLanguage::kPython},
-    ExtensionLanguage{"ts", "typescript", CodeLanguage::kTypeScript},
-    ExtensionLanguage{"mts", "typescript", CodeLanguage::kTypeScript},
-    ExtensionLanguage{"cts", "typescript", CodeLanguage::kTypeScript},
-    ExtensionLanguage{"tsx", "tsx", CodeLanguage::kTsx},
-    ExtensionLanguage{"js", "javascript", CodeLanguage::kJavaScript},
-    ExtensionLanguage{"jsx", "javascript", CodeLanguage::kJavaScript},
-    ExtensionLanguage{"mjs", "javascript", CodeLanguage::kJavaScript},
-    ExtensionLanguage{"cjs", "javascript", CodeLanguage::kJavaScript},
-    ExtensionLanguage{"go", "go", CodeLanguage::kGo},
-    ExtensionLanguage{"java", "java", CodeLanguage::kJava},
-    ExtensionLanguage{"kt", "kotlin", CodeLanguage::kKotlin},
-    ExtensionLanguage{"kts", "kotlin", CodeLanguage::kKotlin},
-    ExtensionLanguage{"c", "c", CodeLanguage::kC},
-    // A .h may be C or C++: the C++ grammar reads C headers about as well as the C one (on
-    // /usr/include it finds more units), while the C grammar loses most of a C++ header.
-    ExtensionLanguage{"h", "c", CodeLanguage::kCpp},
-    ExtensionLanguage{"cc", "cpp", CodeLanguage::kCpp},
-    ExtensionLanguage{"cpp", "cpp", CodeLanguage::kCpp},
-    ExtensionLanguage{"cxx", "cpp", CodeLanguage::kCpp},
-    ExtensionLanguage{"hh", "cpp", CodeLanguage::kCpp},
-    ExtensionLanguage{"hpp", "cpp", CodeLanguage::kCpp},
-    ExtensionLanguage{"hxx", "cpp", CodeLanguage::kCpp},
-    ExtensionLanguage{"cs", "csharp"},
-    ExtensionLanguage{"rb", "ruby"},
-    ExtensionLanguage{"php", "php"},
-    ExtensionLanguage{"swift", "swift"},
-    ExtensionLanguage{"scala", "scala"},
-    ExtensionLanguage{"lua", "lua"},
-    ExtensionLanguage{"sh", "shell"},
-    ExtensionLanguage{"bash", "shell"},
-    ExtensionLanguage{"zsh", "shell"},
-    ExtensionLanguage{"yaml", "yaml"},
-    ExtensionLanguage{"yml", "yaml"},
-    ExtensionLanguage{"toml", "toml"},
-    ExtensionLanguage{"json", "json"},
-    ExtensionLanguage{"xml", "xml"},
-    ExtensionLanguage{"gradle", "gradle"},
-    ExtensionLanguage{"mk", "make"},
-    ExtensionLanguage{"dockerfile", "dockerfile"},
+constexpr std::array kGrammars = {
+    NamedGrammar{"rust", CodeLanguage::kRust},
+    NamedGrammar{"python", CodeLanguage::kPython},
+    NamedGrammar{"typescript", CodeLanguage::kTypeScript},
+    NamedGrammar{"tsx", CodeLanguage::kTsx},
+    NamedGrammar{"javascript", CodeLanguage::kJavaScript},  // JSX too
+    NamedGrammar{"go", CodeLanguage::kGo},
+    NamedGrammar{"java", CodeLanguage::kJava},
+    NamedGrammar{"kotlin", CodeLanguage::kKotlin},
+    NamedGrammar{"c", CodeLanguage::kC},
+    NamedGrammar{"cpp", CodeLanguage::kCpp},
 };
+
+std::string_view FileName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
 
 // Lines split at LF (a CR before it is dropped), numbered from 1 by their index + 1.
 std::vector<std::string_view> SplitLines(std::string_view text) {
@@ -148,21 +121,48 @@ void Paragraphs(const std::vector<std::string_view>& lines, const std::string& l
   }
 }
 
+// Tier 2: the units a line reader finds; none for Tier 3.
+LineUnits ReadLineUnits(LineReader reader, std::string_view text, const SourceLines& lines,
+                        std::string_view path) {
+  switch (reader) {
+    case LineReader::kNone:
+      return {};
+    case LineReader::kManifest:
+      return ManifestUnits(*ManifestOfFileName(FileName(path)), text, lines, FileName(path));
+    case LineReader::kDockerfile:
+      return DockerfileUnits(lines);
+    case LineReader::kYaml:
+      return KubernetesUnits(lines);
+    case LineReader::kShell:
+      return ShellUnits(lines);
+  }
+  return {};
+}
+
 }  // namespace
 
 SourceLanguage LanguageOfPath(std::string_view path) {
-  const size_t slash = path.rfind('/');
-  std::string name(path.substr(slash == std::string_view::npos ? 0 : slash + 1));
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (name == "dockerfile" || name.starts_with("dockerfile.")) return {"dockerfile", {}};
-  if (name == "makefile" || name == "gnumakefile") return {"make", {}};
-  const size_t dot = name.rfind('.');
-  const std::string_view ext =
-      dot == std::string::npos ? "" : std::string_view(name).substr(dot + 1);
-  for (const auto& [e, lang, grammar] : kLanguages) {
-    if (e == ext) return {std::string(lang), grammar};
+  const std::string_view name = source::CodeLanguageOfPath(path);
+  if (name.empty()) return {"text", std::nullopt, LineReader::kNone};
+  SourceLanguage language{std::string(name), std::nullopt, LineReader::kNone};
+  if (ManifestOfFileName(FileName(path))) {
+    // Read whole whatever its language: a manifest says what it says as one piece.
+    language.reader = LineReader::kManifest;
+    return language;
   }
-  return {"text", {}};
+  for (const auto& [lang, grammar] : kGrammars) {
+    if (lang == name) language.grammar = grammar;
+  }
+  // A .h may be C or C++: the C++ grammar reads C headers about as well as the C one (on
+  // /usr/include it finds more units), while the C grammar loses most of a C++ header.
+  const std::string_view file = FileName(path);
+  if (language.grammar == CodeLanguage::kC && (file.ends_with(".h") || file.ends_with(".H"))) {
+    language.grammar = CodeLanguage::kCpp;
+  }
+  if (name == "dockerfile") language.reader = LineReader::kDockerfile;
+  if (name == "yaml") language.reader = LineReader::kYaml;
+  if (name == "shell") language.reader = LineReader::kShell;
+  return language;
 }
 
 Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) const {
@@ -214,6 +214,17 @@ Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) cons
       }
     }
     Paragraphs(lines, language.name, covered, &blocks, std::string(kTopLevelSymbol));
+  } else if (LineUnits read = ReadLineUnits(language.reader, text, lines, input.workspace_path);
+             !read.units.empty()) {
+    for (const LineUnit& u : read.units) {
+      blocks.push_back(CodeBlock(Join(lines, u.start_line, u.end_line), u.start_line, u.end_line,
+                                 language.name, u.symbol));
+      for (uint32_t n = u.start_line; n <= u.end_line && n <= lines.size(); ++n) {
+        covered[n - 1] = true;
+      }
+    }
+    for (uint32_t n : read.separators) covered[n - 1] = true;
+    Paragraphs(lines, language.name, covered, &blocks, std::string(kTopLevelSymbol));
   } else {
     Paragraphs(lines, language.name, covered, &blocks, std::nullopt);
   }
@@ -225,8 +236,7 @@ Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) cons
     b.block_id = BlockId(doc.doc_id, BlockKindName(b.kind), b.heading_path, b.ordinal, b.span);
   }
   doc.blocks = std::move(blocks);
-  const size_t slash = input.workspace_path.rfind('/');
-  doc.title = input.workspace_path.substr(slash == std::string::npos ? 0 : slash + 1);
+  doc.title = std::string(FileName(input.workspace_path));
   doc.lang = "und";
   doc.metadata.created_at = input.discovered_at.empty() ? NowRfc3339() : input.discovered_at;
   doc.metadata.updated_at = doc.metadata.created_at;

@@ -104,6 +104,24 @@ TEST(CodeExtractorTest, OtherSourcesArePlainParagraphs) {
   EXPECT_EQ(LanguageOfPath("src/a.RS").name, "rust");
 }
 
+TEST(CodeExtractorTest, LanguagesComeFromSourcesOneTable) {
+  EXPECT_EQ(LanguageOfPath("CMakeLists.txt").name, "cmake");
+  EXPECT_EQ(LanguageOfPath("notes.txt").name, "text");  // prose: never handed to this parser
+  EXPECT_EQ(LanguageOfPath("db/schema.sql").name, "sql");
+  EXPECT_EQ(LanguageOfPath("src/lib.c").grammar, CodeLanguage::kC);
+  EXPECT_EQ(LanguageOfPath("web/App.JSX").grammar, CodeLanguage::kJavaScript);
+  EXPECT_EQ(LanguageOfPath("a.tsx").grammar, CodeLanguage::kTsx);
+  EXPECT_EQ(LanguageOfPath("lib/x.kts").grammar, CodeLanguage::kKotlin);
+  // A manifest is read whole even where a grammar exists for its language.
+  const SourceLanguage gradle = LanguageOfPath("app/build.gradle.kts");
+  EXPECT_FALSE(gradle.grammar.has_value());
+  EXPECT_EQ(gradle.reader, LineReader::kManifest);
+  EXPECT_EQ(LanguageOfPath("k8s/app.yml").reader, LineReader::kYaml);
+  EXPECT_EQ(LanguageOfPath("Dockerfile.dev").reader, LineReader::kDockerfile);
+  EXPECT_EQ(LanguageOfPath("run.zsh").reader, LineReader::kShell);
+  EXPECT_EQ(LanguageOfPath("Makefile").reader, LineReader::kNone);
+}
+
 TEST(CodeExtractorTest, BinaryIsRefused) {
   ExtractInput in{std::string_view("\x7f"
                                    "ELF\0\0",
