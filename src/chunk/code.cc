@@ -44,6 +44,48 @@ std::vector<Piece> Split(const Block& b, size_t max) {
   return pieces;
 }
 
+// Tier 3 windows share this share of their lines (at least one) with the window before: a
+// definition or statement cut at a window's edge is then whole in one of the two, and a query
+// for the lines around the cut finds them together. A tenth keeps the index small (a file is
+// stored about 1.1 times) while covering a short function at the default window size.
+constexpr size_t kWindowOverlapPercent = 10;
+
+// An overlong paragraph of a grammar-less source in line windows of at most `max` tokens (a
+// single longer line is a window of its own), each sharing kWindowOverlapPercent of its lines
+// with the next; each window knows its lines.
+std::vector<Piece> Windows(const Block& b, size_t max) {
+  std::vector<std::string_view> lines;
+  for (size_t pos = 0; pos <= b.text.size();) {
+    size_t end = b.text.find('\n', pos);
+    if (end == std::string::npos) end = b.text.size();
+    lines.push_back(std::string_view(b.text).substr(pos, end - pos));
+    pos = end + 1;
+  }
+  std::vector<Piece> pieces;
+  size_t first = 0;
+  while (first < lines.size()) {
+    size_t last = first;  // inclusive
+    size_t tokens = static_cast<size_t>(EstimateTokens(lines[first]));
+    while (last + 1 < lines.size()) {
+      const size_t grown = tokens + static_cast<size_t>(EstimateTokens(lines[last + 1])) + 1;
+      if (grown > max) break;
+      tokens = grown;
+      ++last;
+    }
+    Piece piece{"", b.span.start + first, b.span.start + last};
+    for (size_t i = first; i <= last; ++i) {
+      piece.text.append(lines[i]);
+      if (i < last) piece.text += '\n';
+    }
+    pieces.push_back(std::move(piece));
+    if (last + 1 >= lines.size()) break;
+    const size_t overlap = std::max<size_t>(1, (last - first + 1) * kWindowOverlapPercent / 100);
+    // Always move on by a line at least, so a window of one line ends the overlap.
+    first = std::max(first + 1, last + 1 - std::min(overlap, last - first));
+  }
+  return pieces;
+}
+
 }  // namespace
 
 std::string CodePolicyHash(const ChunkPolicy& policy) {
@@ -100,10 +142,10 @@ std::vector<Chunk> ChunkCode(const CanonicalDocument& doc, const ChunkPolicy& po
       ++i;
       continue;
     }
-    // Paragraphs of a source without a grammar, up to target_tokens a chunk; one longer than
-    // max_chunk_tokens in pieces cut at line ends.
+    // Paragraphs of a source without a grammar (Tier 3), up to target_tokens a chunk; one
+    // longer than max_chunk_tokens in overlapping line windows.
     if (static_cast<size_t>(EstimateTokens(b.text)) > max) {
-      const std::vector<Piece> pieces = Split(b, max);
+      const std::vector<Piece> pieces = Windows(b, max);
       for (size_t p = 0; p < pieces.size(); ++p) {
         emit(pieces[p].text, pieces[p].start, pieces[p].end, b, {b.block_id}, std::nullopt,
              "#part" + std::to_string(p));

@@ -1,8 +1,11 @@
-// Chunker code-v2: a symbol block per chunk, overlong units in numbered parts citing their own
+// Chunker code-v3: a symbol block per chunk, overlong units in numbered parts citing their own
 // lines, paragraphs of grammar-less sources gathered up to the target size.
 #include "chunk/internal/code.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
 
 namespace kebab::chunk {
 namespace {
@@ -34,7 +37,7 @@ TEST(CodeChunkerTest, EachSymbolIsAChunkCitingItsLines) {
   EXPECT_EQ(std::make_pair(s.start, s.end), std::make_pair(uint64_t{3}, uint64_t{3}));
   EXPECT_EQ(s.symbol, "m::a");
   EXPECT_EQ(s.lang, "rust");
-  EXPECT_EQ(chunks[0].chunker_version, "code-v2");
+  EXPECT_EQ(chunks[0].chunker_version, "code-v3");
 }
 
 TEST(CodeChunkerTest, AnOverlongUnitSplitsAtBlankLinesIntoParts) {
@@ -73,6 +76,46 @@ TEST(CodeChunkerTest, ParagraphsWithoutASymbolGatherUpToTheTarget) {
   EXPECT_EQ(chunks[0].text, "set -e\n\nmake all");
   EXPECT_EQ(chunks[0].source_spans.at(0).end, 3u);
   EXPECT_FALSE(chunks[0].source_spans.at(0).symbol.has_value());
+}
+
+TEST(CodeChunkerTest, AnOverlongTier3ParagraphIsCutIntoOverlappingLineWindows) {
+  // 100 lines of equal size (SELECT nnn, an identical token count each), lines 201-300.
+  std::string text;
+  for (int i = 0; i < 100; ++i) {
+    text += (i ? "\n" : "") + std::string("SELECT ") + std::to_string(100 + i) + ";";
+  }
+  Block b = CodeBlock(text, 201, 300, std::nullopt);
+  b.span.lang = "sql";
+  CanonicalDocument doc;
+  doc.doc_id = "d";
+  doc.blocks = {b};
+  const int per_line = EstimateTokens("SELECT 100;");
+  ChunkPolicy policy;
+  // Windows of 30 lines: each line with its LF costs per_line + 1.
+  policy.max_chunk_tokens = 30 * per_line + 29;
+  const std::vector<Chunk> chunks = ChunkerFor(MediaKind::kCode)->Split(doc, policy);
+  // 30-line windows sharing 3 lines: 201-230, 228-257, 255-284, 282-300.
+  const std::vector<std::pair<uint64_t, uint64_t>> want = {
+      {201, 230}, {228, 257}, {255, 284}, {282, 300}};
+  ASSERT_EQ(chunks.size(), want.size());
+  std::set<std::string> ids;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const SourceSpan& s = chunks[i].source_spans.at(0);
+    EXPECT_EQ(std::make_pair(s.start, s.end), want[i]) << i;
+    EXPECT_FALSE(s.symbol.has_value());
+    EXPECT_EQ(s.lang, "sql");
+    // Each window is exactly its cited lines.
+    const uint64_t first = s.start - 201;
+    EXPECT_EQ(chunks[i].text.substr(0, chunks[i].text.find('\n')),
+              "SELECT " + std::to_string(100 + first) + ";");
+    EXPECT_EQ(static_cast<uint64_t>(std::count(chunks[i].text.begin(), chunks[i].text.end(), '\n')),
+              s.end - s.start);
+    ids.insert(chunks[i].chunk_id);
+  }
+  EXPECT_EQ(ids.size(), want.size());
+  // Deterministic: the same document chunks to the same ids.
+  const std::vector<Chunk> again = ChunkerFor(MediaKind::kCode)->Split(doc, policy);
+  for (size_t i = 0; i < chunks.size(); ++i) EXPECT_EQ(again[i].chunk_id, chunks[i].chunk_id);
 }
 
 }  // namespace
