@@ -55,7 +55,7 @@ class CodeTest(KebabTestCase):
         self.assertEqual((report["new"], report["errors"]), (4, 0), report)
         self.assertEqual(report["skipped_generated"], 2, report)
         items = {i["doc_path"]: i for i in report["items"]}
-        self.assertEqual(items["src/retry.rs"]["chunker_version"], "code-v2")
+        self.assertEqual(items["src/retry.rs"]["chunker_version"], "code-v3")
 
         hit = self.search("retry failed upload backoff", "--k", "3")["hits"][0]
         c = hit["citation"]
@@ -136,6 +136,75 @@ public class Retrier {
   }
 }
 """
+
+
+DOCKERFILE = """# Builds the uploader.
+FROM rust:1.80 AS build
+RUN cargo build --release
+
+# The runtime image.
+FROM debian:12-slim
+COPY --from=build /src/target/release/uploader /usr/local/bin/
+ENTRYPOINT ["/usr/local/bin/uploader"]
+"""
+
+K8S_YAML = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: uploader
+  namespace: prod
+spec:
+  replicas: 3
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: uploader-svc
+spec:
+  ports:
+    - port: 80
+      targetPort: 8080
+"""
+
+CARGO_TOML = """[package]
+name = "uploader"
+version = "0.4.0"
+description = "Sends archives to cold storage"
+
+[dependencies]
+tokio = "1"
+"""
+
+
+class CodeTier2Test(KebabTestCase):
+    """Build and deployment files: a chunk per build stage, Kubernetes resource and manifest."""
+
+    def test_stages_resources_and_manifests_are_cited_by_name_and_lines(self):
+        self.sb.write_config('[models.embedding]\nprovider = "none"\n')
+        self.sb.write("up/Dockerfile", DOCKERFILE)
+        self.sb.write("up/deploy/k8s.yaml", K8S_YAML)
+        self.sb.write("up/Cargo.toml", CARGO_TOML)
+        _, report = self.ingest()
+        self.assertEqual((report["new"], report["errors"]), (3, 0), report)
+        expect = {
+            "cargo build release": ("up/Dockerfile", "build", "dockerfile", 1, 3),
+            "runtime image entrypoint": ("up/Dockerfile", "debian:12-slim", "dockerfile", 5, 8),
+            "replicas": ("up/deploy/k8s.yaml", "Deployment/prod/uploader", "yaml", 1, 7),
+            "targetPort": ("up/deploy/k8s.yaml", "Service/default/uploader-svc", "yaml", 9, 16),
+            "archives cold storage": ("up/Cargo.toml", "uploader", "toml", 1, 7),
+        }
+        for query, (path, symbol, lang, start, end) in expect.items():
+            hit = self.search(query, "--k", "3")["hits"][0]
+            c = hit["citation"]
+            self.assertEqual((c["kind"], c["path"], c["symbol"], c["lang"]),
+                             ("code", path, symbol, lang), query)
+            self.assertEqual((c["line_start"], c["line_end"]), (start, end), query)
+            span = self.kjson("fetch", "span", hit["doc_id"], str(start), str(end),
+                              schema="fetch_result")
+            source = {"up/Dockerfile": DOCKERFILE, "up/deploy/k8s.yaml": K8S_YAML,
+                      "up/Cargo.toml": CARGO_TOML}[path]
+            self.assertEqual(span["text"].splitlines(),
+                             source.splitlines()[start - 1:end], query)
 
 
 class CodeLanguagesTest(KebabTestCase):
