@@ -22,6 +22,9 @@ every run with --json-out, so the floor is measured in the same run as kebab:
             accuracy of page citations, a 2,000-page PDF's memory
   ocr       bench/ocr_bench.py: OCR time per page and character error rate vs the tesseract
             CLI on the same page images, and the OCR cache across re-ingests and renames
+  code      bench/code_bench.py: code ingest vs a tree-sitter parse-only floor and Universal
+            Ctags, code search vs bare FTS5 (sqlite3 CLI), symbol lookup vs rg and plain
+            paragraphs
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -448,6 +451,47 @@ def ocr_table(res):
     return notes, rows
 
 
+def code_table(res):
+    """A Debian source tree: ingest vs the tree-sitter parse-only floor and Universal Ctags;
+    search vs bare FTS5 over the same chunks; symbol lookup vs plain paragraphs and rg."""
+    i = lambda *path: at(res, "ingest", *path)
+    sym = lambda who, key: at(res, "symbol_lookup", who, key)
+    notes = [f"{fmt(median(i('files')))} files, {fmt(median(i('mb')))} MB (Python stdlib + "
+             "/usr/include headers), of which kebab indexed "
+             f"{fmt(median(i('kebab', 'files_indexed')))}; symbol lookup over "
+             f"{fmt(median(at(res, 'symbol_lookup', 'queries')))} docstring questions on the "
+             "Python files; search over "
+             f"{fmt(median(at(res, 'search', 'queries')))} whole `kebab search` processes"]
+    beat = lambda name: (Target(f"> {name}", "ratio", ">=", 1.000001),)
+    rows = [
+        Row("cold ingest (s)", i("kebab", "cold_ingest_s"), i("floor", "parse_s"),
+            "tree-sitter parse of the same files, one thread per core",
+            (Target("≤ 3× floor", "ratio", "<=", 3),), True),
+        Row("cold ingest (s)", i("kebab", "cold_ingest_s"), i("ctags", "index_s"), "ctags -R",
+            (Target("< ctags", "ratio", "<=", 1.0),), True),
+        Row("cold ingest (files/s)", i("kebab", "files_per_s"), i("ctags", "files_per_s"),
+            "ctags -R"),
+        Row("cold ingest peak RSS (MB)", i("kebab", "peak_rss_mb"), i("ctags", "peak_rss_mb"),
+            "ctags -R"),
+        Row("search p95 (ms)", at(res, "search", "kebab", "search_p95_ms"),
+            at(res, "search", "floor", "search_p95_ms"), "bare FTS5, sqlite3 CLI",
+            (Target("≤ 1.5× floor", "ratio", "<=", 1.5),), True),
+        Row("symbol lookup hit@10", sym("kebab_ast", "hit_at_10"),
+            sym("kebab_plain_paragraphs", "hit_at_10"), "plain paragraphs",
+            beat("plain paragraphs"), True),
+        Row("symbol lookup hit@10", sym("kebab_ast", "hit_at_10"), sym("ripgrep", "hit_at_10"),
+            "rg, two rarest words", beat("rg"), True),
+        Row("symbol lookup hit@1", sym("kebab_ast", "hit_at_1"),
+            sym("kebab_plain_paragraphs", "hit_at_1"), "plain paragraphs"),
+        Row("symbol lookup MRR@10", sym("kebab_ast", "mrr_at_10"),
+            sym("kebab_plain_paragraphs", "mrr_at_10"), "plain paragraphs"),
+        Row("symbol lookup precise hit@10 (cited lines half inside the answer)",
+            sym("kebab_ast", "precise_hit_at_10"),
+            sym("kebab_plain_paragraphs", "precise_hit_at_10"), "plain paragraphs"),
+    ]
+    return notes, rows
+
+
 BENCHES = {
     "lexical": Bench(["bench/lexical_bench.py"], [], ["--corpus", "astro", "--queries", "20"],
                      [], ["kebab"], "ingest and search latency vs bare FTS5, Recoll, ripgrep",
@@ -487,6 +531,10 @@ BENCHES = {
                  "PDF ingest vs pdftotext + FTS5 and Recoll; page accuracy", pdf_table),
     "ocr": Bench(["bench/ocr_bench.py"], [], ["--quick"], [], ["kebab", "kebab-pdf", "kebab-ocr"],
                  "OCR time and CER vs the tesseract CLI; the OCR cache", ocr_table),
+    "code": Bench(["bench/code_bench.py"], [], ["--quick"], [],
+                  ["kebab", "kebab_code_parse_floor"],
+                  "code ingest vs a tree-sitter parse floor and ctags; code search; symbols",
+                  code_table),
     "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
                       ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
                       ["kebab_generate_bench", "kebab_bench_models"],
