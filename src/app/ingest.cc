@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -50,7 +51,15 @@ struct PipelineContext {
   const std::atomic<bool>* cancel = nullptr;
   // Each extractor's parser_version under this run's settings, asked once.
   std::unordered_map<const parse::Extractor*, std::string> versions;
+  // The repository of every walked file's folder, resolved before the workers start (they
+  // only Find()).
+  source::GitRepos repos;
 };
+
+std::string ParentDir(const std::string& abs_path) {
+  const size_t slash = abs_path.rfind('/');
+  return slash == std::string::npos || slash == 0 ? "/" : abs_path.substr(0, slash);
+}
 
 // A file that takes long to read reports its pages, at most every kProgressMillis and never
 // for a file read faster than that: the stream stays quiet for the usual small file.
@@ -90,6 +99,15 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
       stored->second.policy_hash == policy_hash) {
     p.result = "unchanged";
     return finish(std::move(p));
+  }
+  if (file.media == MediaKind::kCode) {
+    const auto lines = static_cast<long long>(std::count(bytes->begin(), bytes->end(), '\n'));
+    if (static_cast<long long>(bytes->size()) > ctx.config.ingest.code_max_file_bytes ||
+        lines > ctx.config.ingest.code_max_file_lines) {
+      p.result = "skipped";
+      p.skip_reason = std::string(source::kSkipSizeExceeded);
+      return finish(std::move(p));
+    }
   }
   // Generated-file markers, lock files and minified code mean "do not index" for source code;
   // generated *documentation* is still knowledge, so prose is never skipped for them.
@@ -171,6 +189,15 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
     p.result = "error";
     p.error = doc.status().message();
     return finish(std::move(p));
+  }
+  // Every document in a repository says which, whatever its medium (--repo finds a
+  // repository's README as well as its code).
+  if (const source::GitRepo* repo = ctx.repos.Find(ParentDir(file.abs_path))) {
+    Metadata& m = doc->metadata;
+    m.repo = repo->name;
+    if (!repo->remote.empty()) m.git_remote = repo->remote;
+    if (!repo->branch.empty()) m.git_branch = repo->branch;
+    if (!repo->commit.empty()) m.git_commit = repo->commit.substr(0, 12);
   }
   w.chunks = chunker.Split(*doc, ctx.policy);
   w.doc = std::move(doc).value();
@@ -307,6 +334,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   walk_options.max_file_bytes = static_cast<uint64_t>(config.ingest.max_file_bytes);
   walk_options.follow_symlinks = config.ingest.follow_symlinks;
   walk_options.media = parse::ExtractableMedia();
+  walk_options.code_skip_dirs = config.ingest.code_skip_dirs;
   source::WalkResult walk;
   if (options.explicit_files.empty()) {
     KEBAB_ASSIGN_OR_RETURN(walk, source::Walk(walk_options));
@@ -391,6 +419,8 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     const parse::Extractor* extractor = parse::ExtractorFor(media);
     ctx.versions.emplace(extractor, extractor->VersionFor(ctx.ocr, ctx.captioner));
   }
+
+  for (const source::FoundFile& f : walk.files) ctx.repos.Resolve(ParentDir(f.abs_path));
 
   int workers = config.ingest.max_parallel_extractors;
   if (workers <= 0) workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

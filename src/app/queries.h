@@ -80,6 +80,20 @@ Result<search::SearchResponse> Search(Session& session, search::SearchRequest re
 
 // A search as a caller states it (CLI flags, an MCP tool's arguments): text and numbers,
 // unset or empty meaning the configured default.
+// The filters a caller states, as given (search and ask share them). Media kinds, source types
+// and code languages may also be comma-separated lists.
+struct FilterParams {
+  std::vector<std::string> tags, media, doc_ids, source_types;
+  std::vector<std::string> code_langs;  // rust, python, ...; also aliases: rs, py, ts, c++, sh
+  std::vector<std::string> repos;       // a repository's name or remote URL
+  std::string lang, path_glob, trust_min, ingested_after;  // trust_min: primary | secondary |
+                                                           // generated; RFC 3339 date
+  std::string symbol;                                      // a glob on code symbol paths
+};
+
+// `params` validated: invalid_input naming the field and its allowed values.
+Result<SearchFilters> ResolveFilters(const FilterParams& params);
+
 struct SearchParams {
   std::string query;
   std::string mode;       // lexical | vector | hybrid; empty: hybrid with an embedding model
@@ -88,10 +102,7 @@ struct SearchParams {
   int snippet_chars = 0;  // 0: search.snippet_chars
   std::string cursor;     // a previous response's next_cursor
   bool explain = false, trace = false;
-  // Filters. Media kinds and source types may also be comma-separated lists.
-  std::vector<std::string> tags, media, doc_ids, source_types;
-  std::string lang, path_glob, trust_min, ingested_after;  // trust_min: primary | secondary |
-                                                           // generated; RFC 3339 date
+  FilterParams filters;
 };
 
 // The request `params` states, validated: invalid_input naming the field and its allowed

@@ -1,4 +1,7 @@
 // From what a caller states (CLI flags, MCP arguments, a --bulk line) to a search request.
+#include <algorithm>
+#include <cctype>
+
 #include "app/queries.h"
 #include "app/wire.h"
 #include "core/time.h"
@@ -32,7 +35,68 @@ Status ParseList(const std::vector<std::string>& values, const char* field, Pars
   return Status::OK();
 }
 
+// The language name code documents carry (parse's, lowercase) for what a user types: the
+// name itself in any case, or a common short form. Anything else passes through lowercased,
+// since plain-text sources are named by their extension's language.
+std::optional<std::string> CanonicalCodeLanguage(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"rs", "rust"},        {"py", "python"}, {"ts", "typescript"},     {"js", "javascript"},
+      {"jsx", "javascript"}, {"golang", "go"}, {"kt", "kotlin"},         {"c++", "cpp"},
+      {"cxx", "cpp"},        {"cc", "cpp"},    {"sh", "shell"},          {"bash", "shell"},
+      {"zsh", "shell"},      {"yml", "yaml"},  {"docker", "dockerfile"}, {"makefile", "make"},
+  };
+  for (const auto& [alias, canonical] : kAliases) {
+    if (lower == alias) return std::string(canonical);
+  }
+  const bool plain =
+      !lower.empty() &&
+      lower.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789+#-_") == std::string::npos;
+  if (!plain) return std::nullopt;
+  return lower;
+}
+
 }  // namespace
+
+Result<SearchFilters> ResolveFilters(const FilterParams& p) {
+  SearchFilters f;
+  f.tags_any = p.tags;
+  if (!p.lang.empty()) f.lang = p.lang;
+  if (!p.path_glob.empty()) f.path_glob = p.path_glob;
+  if (!p.trust_min.empty()) {
+    f.trust_min = ParseTrustLevel(p.trust_min);
+    if (!f.trust_min) {
+      return InvalidInput("unknown trust_min '" + p.trust_min + "'",
+                          "use primary, secondary or generated");
+    }
+  }
+  KEBAB_RETURN_IF_ERROR(ParseList(p.media, "media", ParseMediaKind,
+                                  "markdown (md), pdf, image, audio, code, other", &f.media));
+  KEBAB_RETURN_IF_ERROR(ParseList(p.source_types, "source_type", ParseSourceType,
+                                  "markdown, note, paper, reference, inbox", &f.source_types));
+  KEBAB_RETURN_IF_ERROR(ParseList(p.code_langs, "code_lang", CanonicalCodeLanguage,
+                                  "a language name such as rust, python, typescript, go, cpp",
+                                  &f.code_langs));
+  // TSX is TypeScript with markup: asking for TypeScript means both.
+  if (std::find(f.code_langs.begin(), f.code_langs.end(), "typescript") != f.code_langs.end() &&
+      std::find(f.code_langs.begin(), f.code_langs.end(), "tsx") == f.code_langs.end()) {
+    f.code_langs.emplace_back("tsx");
+  }
+  f.doc_ids = p.doc_ids;
+  for (const std::string& repo : p.repos) {
+    if (!repo.empty()) f.repos.push_back(repo);
+  }
+  if (!p.symbol.empty()) f.symbol_glob = p.symbol;
+  if (!p.ingested_after.empty()) {
+    if (!ParseRfc3339(p.ingested_after)) {
+      return InvalidInput("ingested_after '" + p.ingested_after + "' is not a date",
+                          "use RFC 3339, e.g. 2026-05-01 or 2026-05-01T09:00:00+09:00");
+    }
+    f.ingested_after = p.ingested_after;
+  }
+  return f;
+}
 
 Result<search::SearchRequest> ResolveSearch(const Session& session, const SearchParams& p) {
   const config::Config& config = session.config();
@@ -55,29 +119,7 @@ Result<search::SearchRequest> ResolveSearch(const Session& session, const Search
   if (!p.cursor.empty()) r.cursor = p.cursor;
   r.explain = p.explain;
   r.trace = p.trace;
-  SearchFilters& f = r.filters;
-  f.tags_any = p.tags;
-  if (!p.lang.empty()) f.lang = p.lang;
-  if (!p.path_glob.empty()) f.path_glob = p.path_glob;
-  if (!p.trust_min.empty()) {
-    f.trust_min = ParseTrustLevel(p.trust_min);
-    if (!f.trust_min) {
-      return InvalidInput("unknown trust_min '" + p.trust_min + "'",
-                          "use primary, secondary or generated");
-    }
-  }
-  KEBAB_RETURN_IF_ERROR(ParseList(p.media, "media", ParseMediaKind,
-                                  "markdown (md), pdf, image, audio, code, other", &f.media));
-  KEBAB_RETURN_IF_ERROR(ParseList(p.source_types, "source_type", ParseSourceType,
-                                  "markdown, note, paper, reference, inbox", &f.source_types));
-  f.doc_ids = p.doc_ids;
-  if (!p.ingested_after.empty()) {
-    if (!ParseRfc3339(p.ingested_after)) {
-      return InvalidInput("ingested_after '" + p.ingested_after + "' is not a date",
-                          "use RFC 3339, e.g. 2026-05-01 or 2026-05-01T09:00:00+09:00");
-    }
-    f.ingested_after = p.ingested_after;
-  }
+  KEBAB_ASSIGN_OR_RETURN(r.filters, ResolveFilters(p.filters));
   return r;
 }
 

@@ -85,6 +85,9 @@ json SearchHit(const search::SearchHit& h, const std::string& index_version, boo
             {"lang", h.lang},
             {"source_type", h.source_type},
             {"trust_level", h.trust_level}};
+  // Absent, not null, elsewhere (spec §2: code hits only).
+  if (h.repo) j["repo"] = *h.repo;
+  if (h.code_lang) j["code_lang"] = *h.code_lang;
   if (explain) {
     j["explain"] = {
         {"match_expression", match_expression},
@@ -300,7 +303,7 @@ json IngestReport(const app::IngestReport& r) {
             {"skip_examples", r.skip_examples},
             {"warnings", r.warnings}};
   for (const char* reason :
-       {"gitignore", "kebabignore", "config_exclude", "builtin_blacklist", "generated",
+       {"gitignore", "kebabignore", "config_exclude", "builtin_blacklist", "generated", "vendored",
         "size_exceeded", "unsupported", "unreadable", "symlink_loop"}) {
     auto it = r.skipped_by_reason.find(reason);
     j[std::string("skipped_") + reason] = it == r.skipped_by_reason.end() ? 0 : it->second;
@@ -524,6 +527,10 @@ json Schema(const SchemaInfo& info) {
             {"last_ingest_at", NullOr(s.last_ingest_at)},
             {"media_breakdown", s.media_breakdown},
             {"lang_breakdown", s.lang_breakdown},
+            {"code_lang_breakdown", s.code_lang_breakdown},
+            {"code_lang_chunk_breakdown", s.code_lang_chunk_breakdown},
+            {"repo_breakdown", s.repo_breakdown},
+            {"repo_chunk_breakdown", s.repo_chunk_breakdown},
             {"index_bytes", {{"sqlite", s.sqlite_bytes}}},
             {"embedding_spaces", spaces}}}};
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/ask.h"
+#include "app/queries.h"
 #include "app/wire.h"
 #include "cli/common.h"
 
@@ -204,6 +205,7 @@ Result<app::AskRequest> BuildRequest(const AskArgs& args) {
     r.temperature = args.temperature;
   }
   if (args.seed) r.seed = static_cast<uint64_t>(*args.seed);
+  KEBAB_ASSIGN_OR_RETURN(r.filters, app::ResolveFilters(args.filters));
   r.explain = args.explain;
   r.multi_hop = args.multi_hop;
   return r;

@@ -22,14 +22,7 @@ app::SearchParams ParamsOf(const SearchArgs& a) {
   p.cursor = a.cursor;
   p.explain = a.explain;
   p.trace = a.trace;
-  p.tags = a.tags;
-  p.media = a.media;
-  p.doc_ids = a.doc_ids;
-  p.source_types = a.source_types;
-  p.lang = a.lang;
-  p.path_glob = a.path_glob;
-  p.trust_min = a.trust_min;
-  p.ingested_after = a.ingested_after;
+  p.filters = a.filters;
   return p;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/queries.h"
 #include "cli/output.h"
 #include "config/config.h"
 
@@ -31,8 +32,8 @@ struct SearchArgs {
   std::vector<std::string> words;
   std::optional<int> k;
   std::string mode;  // empty: hybrid with an embedding model configured, else lexical
-  std::vector<std::string> tags, media, doc_ids, source_types;
-  std::string lang, path_glob, trust_min, ingested_after, cursor;
+  app::FilterParams filters;
+  std::string cursor;
   int max_tokens = 0;
   int snippet_chars = 0;
   bool explain = false;
@@ -44,6 +45,7 @@ struct AskArgs {
   std::vector<std::string> words;
   std::optional<int> k;
   std::string mode;  // empty: hybrid with an embedding model configured, else lexical
+  app::FilterParams filters;
   std::optional<double> temperature;
   std::optional<long long> seed;
   bool explain = false;

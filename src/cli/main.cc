@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/admin.h"
+#include "app/queries.h"
 #include "cli/commands.h"
 
 namespace kebab::cli {
@@ -26,6 +27,33 @@ bool EnvTruthy(const config::Environment& env, const char* name, bool* value) {
     return true;
   }
   return false;
+}
+
+// The filters `search` and `ask` share (app::FilterParams).
+void AddFilterOptions(CLI::App* cmd, app::FilterParams* f) {
+  auto repeatable = [](CLI::Option* o) { o->expected(1)->take_all()->allow_extra_args(false); };
+  repeatable(
+      cmd->add_option("--tag", f->tags, "Only documents with any of these tags (repeatable)"));
+  cmd->add_option("--lang", f->lang, "Only documents in this language (en, ko, ...)");
+  cmd->add_option("--path-glob", f->path_glob, "Only paths matching, e.g. 'notes/**/*.md'");
+  cmd->add_option("--trust-min", f->trust_min, "primary | secondary | generated");
+  repeatable(
+      cmd->add_option("--media", f->media, "markdown,pdf,image,audio,code,other (comma list)"));
+  repeatable(cmd->add_option("--doc-id", f->doc_ids, "Only these documents (repeatable)"));
+  repeatable(cmd->add_option("--source-type", f->source_types,
+                             "markdown,note,paper,reference,inbox (comma list)"));
+  cmd->add_option("--ingested-after", f->ingested_after,
+                  "Only documents indexed after this RFC 3339 time or date");
+  repeatable(cmd->add_option("--code-lang", f->code_langs,
+                             "Only source code in these languages: rust,python,typescript,go,\n"
+                             "java,kotlin,c,cpp,shell,... (comma list or repeated; rs, py, ts,\n"
+                             "js, c++ also work; a .h header counts as c)"));
+  repeatable(cmd->add_option("--repo", f->repos,
+                             "Only files of this git repository: its name (the remote's\n"
+                             "basename, else its folder) or its remote URL (repeatable)"));
+  cmd->add_option("--symbol", f->symbol,
+                  "Only code whose symbol path matches this glob, case-sensitive:\n"
+                  "'*Retry*', 'net::retry::*', 'pkg.mod.Class.*', '*.(*Server).Serve'");
 }
 
 constexpr const char* kDescription =
@@ -152,29 +180,7 @@ int Main(int argc, char** argv) {
   search->add_option("--mode", s.mode,
                      "lexical, vector or hybrid (default: hybrid when models.embedding is\n"
                      "configured, else lexical)");
-  search->add_option("--tag", s.tags, "Only documents with any of these tags (repeatable)")
-      ->expected(1)
-      ->take_all()
-      ->allow_extra_args(false);
-  search->add_option("--lang", s.lang, "Only documents in this language (en, ko, ...)");
-  search->add_option("--path-glob", s.path_glob, "Only paths matching, e.g. 'notes/**/*.md'");
-  search->add_option("--trust-min", s.trust_min, "primary | secondary | generated");
-  search->add_option("--media", s.media, "markdown,pdf,image,audio,code,other (comma list)")
-      ->expected(1)
-      ->take_all()
-      ->allow_extra_args(false);
-  search->add_option("--doc-id", s.doc_ids, "Only these documents (repeatable)")
-      ->expected(1)
-      ->take_all()
-      ->allow_extra_args(false);
-  search
-      ->add_option("--source-type", s.source_types,
-                   "markdown,note,paper,reference,inbox (comma list)")
-      ->expected(1)
-      ->take_all()
-      ->allow_extra_args(false);
-  search->add_option("--ingested-after", s.ingested_after,
-                     "Only documents indexed after this RFC 3339 time or date");
+  AddFilterOptions(search, &s.filters);
   search->add_option("--max-tokens", s.max_tokens,
                      "Fit the response in about N tokens (shorter snippets, fewer hits)");
   search->add_option("--cursor", s.cursor, "Continue from a previous next_cursor");
@@ -208,6 +214,7 @@ int Main(int argc, char** argv) {
   ask->add_option("--mode", ask_args.mode,
                   "Retrieval: lexical | vector | hybrid (default hybrid with an embedding\n"
                   "model, else lexical)");
+  AddFilterOptions(ask, &ask_args.filters);
   ask->add_option("--temperature", ask_args.temperature,
                   "Sampling temperature 0.0..2.0 (default models.llm.temperature)");
   ask->add_option("--seed", ask_args.seed, "Sampling seed (default models.llm.seed)");

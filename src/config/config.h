@@ -41,6 +41,12 @@ struct IngestConfig {
   bool follow_symlinks = true;
   int pdf_max_seconds_per_file = 60;  // [ingest.pdf] max_seconds_per_file: worker budget
 
+  // [ingest.code]: source files beyond these are machine-made more often than not
+  // (amalgamations, generated tables, vendored trees), and would crowd out what people wrote.
+  std::vector<std::string> code_skip_dirs = {"vendor", "dist", "build"};
+  long long code_max_file_bytes = 1024 * 1024;
+  long long code_max_file_lines = 20000;
+
   // [ingest.ocr]: Tesseract, for scanned PDF pages and images.
   bool ocr_enabled = true;
   // kor first: with eng first, Tesseract read the Korean scans at CER 0.32 against 0.11, and

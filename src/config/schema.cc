@@ -14,6 +14,10 @@ constexpr SectionSpec kSections[] = {
     {"ingest",
      "How files are found and read during `kebab ingest`.\n"
      "(The older section name [indexing] is accepted too.)"},
+    {"ingest.code",
+     "Which source-code files are indexed. Code files under a folder named in skip_dirs\n"
+     "(vendored or built code) are skipped and counted as `vendored`; so are files over\n"
+     "either cap, counted as `size_exceeded`. Other files in those folders are indexed."},
     {"ingest.pdf", "How PDFs are read (by the kebab-pdf worker, one process per file)."},
     {"ingest.ocr",
      "OCR of scanned PDF pages and images (Tesseract, in kebab-ocr worker processes).\n"
@@ -77,6 +81,16 @@ constexpr KeySpec kKeys[] = {
      "\"do not edit\", ...). true or false."},
     {"ingest", "follow_symlinks", KEBAB_FIELD(ingest.follow_symlinks), false,
      "Follow symbolic links inside the workspace (loops are detected). true or false."},
+    {"ingest.code", "skip_dirs", KEBAB_FIELD(ingest.code_skip_dirs), false,
+     "Source code inside directories of these names, at any depth, is skipped\n"
+     "(reported as vendored); notes and documents there are still indexed.\n"
+     "Folder names, not paths, e.g. [\"vendor\", \"dist\", \"build\"]; [] skips none."},
+    {"ingest.code", "max_file_bytes", KEBAB_FIELD(ingest.code_max_file_bytes), false,
+     "Source files larger than this many bytes are skipped (size_exceeded).\n"
+     "An integer >= 1024."},
+    {"ingest.code", "max_file_lines", KEBAB_FIELD(ingest.code_max_file_lines), false,
+     "Source files with more lines than this are skipped (size_exceeded).\n"
+     "An integer >= 10."},
     {"ingest.pdf", "max_seconds_per_file", KEBAB_FIELD(ingest.pdf_max_seconds_per_file), false,
      "A PDF whose text takes longer than this is stopped and reported as an error,\n"
      "so a hostile file cannot stall the ingest. An integer 1..3600."},

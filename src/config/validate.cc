@@ -110,6 +110,14 @@ Status Validate(const Config& config) {
   p.Range("ingest.max_parallel_extractors", config.ingest.max_parallel_extractors, 0, 256);
   p.AtLeast("ingest.max_file_bytes", config.ingest.max_file_bytes, 1024);
   p.Range("ingest.pdf.max_seconds_per_file", config.ingest.pdf_max_seconds_per_file, 1, 3600);
+  p.AtLeast("ingest.code.max_file_bytes", config.ingest.code_max_file_bytes, 1024);
+  p.AtLeast("ingest.code.max_file_lines", config.ingest.code_max_file_lines, 10);
+  for (const std::string& dir : config.ingest.code_skip_dirs) {
+    if (dir.empty() || dir == "." || dir == ".." || dir.find('/') != std::string::npos) {
+      p.Add("ingest.code.skip_dirs: '" + dir +
+            "' is not a folder name (give names such as \"vendor\", not paths)");
+    }
+  }
   p.Range("ingest.ocr.page_segmentation_mode", config.ingest.ocr_page_segmentation_mode, 0, 13);
   p.AtLeast("ingest.ocr.max_pixels", config.ingest.ocr_max_pixels, 1'000'000);
   p.Range("ingest.ocr.max_seconds_per_page", config.ingest.ocr_max_seconds_per_page, 1, 3600);

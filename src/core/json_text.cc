@@ -178,8 +178,22 @@ void AppendBlockPayloadJson(std::string& out, const Block& b) {
 void AppendMetadataJson(std::string& out, const Metadata& m) {
   AppendKey(out, '{', "aliases");
   AppendJsonStringArray(out, m.aliases);
+  auto optional = [&](const char* key) {
+    for (const auto& [k, value] : Metadata::OptionalFieldsOf(m)) {
+      if (*value && std::string_view(k) == key) {
+        AppendKey(out, ',', key);
+        AppendJsonString(out, **value);
+      }
+    }
+  };
+  // Keys in nlohmann's (sorted) order, so the text equals ToJson().dump().
+  optional("code_lang");
   AppendKey(out, ',', "created_at");
   AppendJsonString(out, m.created_at);
+  optional("git_branch");
+  optional("git_commit");
+  optional("git_remote");
+  optional("repo");
   AppendKey(out, ',', "source_type");
   AppendJsonString(out, SourceTypeName(m.source_type));
   AppendKey(out, ',', "tags");

@@ -103,6 +103,20 @@ TEST(JsonTextTest, MetadataMatchesNlohmannDump) {
   m.trust_level = TrustLevel::kSecondary;
   m.user = {{"zeta", 1}, {"alpha", {"x", "y"}}, {"nested", {{"k", nullptr}}}};
   EXPECT_EQ(Written(AppendMetadataJson, m), m.ToJson().dump());
+  // Source code in a repository: each optional field alone, then all of them.
+  for (size_t i = 0; i < Metadata::OptionalFieldsOf(m).size(); ++i) {
+    Metadata one = m;
+    const auto [key, value] = Metadata::OptionalFieldsOf(one)[i];
+    *value = "v \"" + std::string(key) + "\"";
+    EXPECT_EQ(Written(AppendMetadataJson, one), one.ToJson().dump()) << key;
+  }
+  m.code_lang = "rust";
+  m.repo = "kebab";
+  m.git_remote = "https://example.com/kebab.git";
+  m.git_branch = "main";
+  m.git_commit = "0123456789ab";
+  EXPECT_EQ(Written(AppendMetadataJson, m), m.ToJson().dump());
+  EXPECT_EQ(Metadata::FromJson(m.ToJson()).ToJson(), m.ToJson());
 }
 
 TEST(JsonTextTest, ProvenanceMatchesNlohmannDump) {

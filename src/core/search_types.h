@@ -26,10 +26,16 @@ struct SearchFilters {
   std::vector<std::string> doc_ids;           // documents.doc_id in this set
   std::vector<SourceType> source_types;       // documents.source_type in this set
   std::optional<std::string> ingested_after;  // RFC 3339, normalized to UTC
+  std::vector<std::string> code_langs;        // source code in these languages (Metadata)
+  std::vector<std::string> repos;             // documents of repositories named or at these URLs
+  // Code chunks whose symbol path matches this SQLite GLOB (`*` any characters, `?` one,
+  // `[...]` a class; case-sensitive). A chunk-level filter: document listings ignore it.
+  std::optional<std::string> symbol_glob;
 
   bool empty() const {
     return tags_any.empty() && !lang && !path_glob && !trust_min && media.empty() &&
-           doc_ids.empty() && source_types.empty() && !ingested_after;
+           doc_ids.empty() && source_types.empty() && !ingested_after && code_langs.empty() &&
+           repos.empty() && !symbol_glob;
   }
 };
 

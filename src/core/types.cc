@@ -179,13 +179,17 @@ nlohmann::json Block::PayloadJson() const {
 }
 
 nlohmann::json Metadata::ToJson() const {
-  return {{"aliases", aliases},
-          {"tags", tags},
-          {"created_at", created_at},
-          {"updated_at", updated_at},
-          {"source_type", SourceTypeName(source_type)},
-          {"trust_level", TrustLevelName(trust_level)},
-          {"user", user}};
+  nlohmann::json j = {{"aliases", aliases},
+                      {"tags", tags},
+                      {"created_at", created_at},
+                      {"updated_at", updated_at},
+                      {"source_type", SourceTypeName(source_type)},
+                      {"trust_level", TrustLevelName(trust_level)},
+                      {"user", user}};
+  for (const auto& [key, value] : OptionalFieldsOf(*this)) {
+    if (*value) j[key] = **value;
+  }
+  return j;
 }
 
 Metadata Metadata::FromJson(const nlohmann::json& j) {
@@ -200,6 +204,9 @@ Metadata Metadata::FromJson(const nlohmann::json& j) {
   m.trust_level =
       ParseTrustLevel(j.value("trust_level", std::string{})).value_or(TrustLevel::kPrimary);
   if (j.contains("user") && j["user"].is_object()) m.user = j["user"];
+  for (const auto& [key, value] : OptionalFieldsOf(m)) {
+    if (j.contains(key) && j[key].is_string()) *value = j[key].get<std::string>();
+  }
   return m;
 }
 

@@ -3,6 +3,7 @@
 // the store (payload_json, source_span_json, metadata_json) live beside each type.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -89,6 +90,21 @@ struct Metadata {
   SourceType source_type = SourceType::kMarkdown;
   TrustLevel trust_level = TrustLevel::kPrimary;
   nlohmann::json user = nlohmann::json::object();  // front-matter keys we do not know
+  // Source code and files in a git repository (spec §3.6, p10-1A-1); absent otherwise. The
+  // repository fields are read from the nearest enclosing `.git` when the file was indexed.
+  std::optional<std::string> code_lang;   // lowercase canonical language, e.g. "rust"
+  std::optional<std::string> repo;        // the remote's basename, else the repository's folder
+  std::optional<std::string> git_remote;  // origin's URL (any other remote's without one)
+  std::optional<std::string> git_branch;  // HEAD's branch; absent when detached
+  std::optional<std::string> git_commit;  // HEAD's commit, 12 hex digits
+
+  // The optional fields above by JSON key, in key order, for the (de)serializers.
+  template <typename Self>
+  static auto OptionalFieldsOf(Self& m) {
+    return std::array{std::pair{"code_lang", &m.code_lang}, std::pair{"git_branch", &m.git_branch},
+                      std::pair{"git_commit", &m.git_commit},
+                      std::pair{"git_remote", &m.git_remote}, std::pair{"repo", &m.repo}};
+  }
 
   nlohmann::json ToJson() const;
   static Metadata FromJson(const nlohmann::json& j);

@@ -241,7 +241,7 @@ Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) cons
   doc.metadata.created_at = input.discovered_at.empty() ? NowRfc3339() : input.discovered_at;
   doc.metadata.updated_at = doc.metadata.created_at;
   doc.metadata.source_type = SourceType::kReference;
-  doc.metadata.user["code"] = {{"lang", language.name}, {"lines", lines.size()}};
+  doc.metadata.code_lang = language.name;
   doc.provenance.push_back({NowRfc3339(), kAgent, "parsed",
                             std::string(kCodeParserVersion) + " " + language.name + ", " +
                                 std::to_string(doc.blocks.size()) + " blocks"});

@@ -1,7 +1,7 @@
 // Rust: functions, structs, unions, enums, traits, impls and mods; `///` and `/** */` doc
 // comments above them (attributes between are skipped); symbols are crate-relative module
-// paths ("src/net/retry.rs" is net::retry; lib.rs, main.rs and mod.rs name their folder), an
-// impl named by the type it is for.
+// paths ("src/net/retry.rs" and "crates/x/src/net/retry.rs" are net::retry; lib.rs, main.rs and
+// mod.rs name their folder), an impl named by the type it is for.
 #include "parse/internal/code_lang.h"
 #include "parse/internal/grammars.h"
 
@@ -15,7 +15,10 @@ class Rust final : public LanguageSpec {
 
   std::string ModulePath(std::string_view workspace_path, TSNode, std::string_view) const override {
     std::string path = StripSuffix(workspace_path, ".rs");
+    // A crate's modules start under its src/, wherever the crate sits in the workspace
+    // (crates/net/src/retry.rs, a repository's api/src/retry.rs).
     if (path.starts_with("src/")) path.erase(0, 4);
+    if (const size_t src = path.rfind("/src/"); src != std::string::npos) path.erase(0, src + 5);
     for (std::string_view root : {"lib", "main", "mod"}) {
       if (path == root) path.clear();
       const std::string tail = "/" + std::string(root);

@@ -92,6 +92,9 @@ TEST(CodeUnitsTest, ModulePathsFollowEachLanguagesRules) {
   EXPECT_EQ(ModuleOf(CodeLanguage::kRust, "fn f() {}\n", "src/net/retry.rs"), "net::retry::f");
   EXPECT_EQ(ModuleOf(CodeLanguage::kRust, "fn f() {}\n", "src/net/mod.rs"), "net::f");
   EXPECT_EQ(ModuleOf(CodeLanguage::kRust, "fn f() {}\n", "src/lib.rs"), "f");
+  // A crate anywhere in the workspace: its modules start under its own src/.
+  EXPECT_EQ(ModuleOf(CodeLanguage::kRust, "fn f() {}\n", "crates/net/src/retry.rs"), "retry::f");
+  EXPECT_EQ(ModuleOf(CodeLanguage::kRust, "fn f() {}\n", "api/src/lib.rs"), "f");
 }
 
 }  // namespace

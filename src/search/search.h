@@ -65,6 +65,7 @@ struct SearchHit {
   bool snippet_full_text = false;
   RetrievalDetail retrieval;
   std::string lang, source_type, trust_level;
+  std::optional<std::string> repo, code_lang;  // for files in a repository / source code
 };
 
 struct SearchResponse {

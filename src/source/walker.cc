@@ -84,6 +84,7 @@ struct PendingDir {
   std::shared_ptr<const IgnoreChain> gitignore;
   std::shared_ptr<const IgnoreChain> kebabignore;
   std::shared_ptr<const DirIdentity> ancestors;
+  bool vendored = false;  // inside a directory of WalkOptions::code_skip_dirs
 };
 
 // A directory entry with its type resolved (symlinks followed when the walk follows them).
@@ -380,6 +381,9 @@ void Walker::VisitEntry(const PendingDir& dir, const PendingDir& children_templa
     PendingDir child = children_template;
     child.abs = std::move(abs);
     child.ws = std::move(ws);
+    child.vendored =
+        dir.vendored || std::find(options_.code_skip_dirs.begin(), options_.code_skip_dirs.end(),
+                                  name) != options_.code_skip_dirs.end();
     items.emplace_back(std::move(child));
     return;
   }
@@ -388,6 +392,10 @@ void Walker::VisitEntry(const PendingDir& dir, const PendingDir& children_templa
   if (std::find(options_.media.begin(), options_.media.end(), media) == options_.media.end()) {
     ++result_.skipped.by_extension[ExtensionKey(name)];
     result_.skipped.Add(kSkipUnsupported, ws);
+    return;
+  }
+  if (dir.vendored && media == MediaKind::kCode) {
+    result_.skipped.Add(kSkipVendored, ws);
     return;
   }
   struct stat& st = entry.st;

@@ -1,11 +1,15 @@
 // Workspace walker: finds the files to ingest under a root, applying ignore rules in this
 // order of attribution: built-in blacklist, config excludes, .gitignore (every level),
 // .kebabignore (every level); then size caps and media detection. Symlinks are followed with
-// loop detection. Every skip is counted by reason with up to 5 examples.
+// loop detection. Every skip is counted by reason with up to 5 examples. Also the per-file
+// classification the ingest shares (media, generated files) and the git repository a file
+// lies in (GitRepos).
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +27,9 @@ struct WalkOptions {
   // The media to return (the ingest passes what parse can extract); files of other media are
   // tallied as "unsupported" by extension.
   std::vector<MediaKind> media = {MediaKind::kMarkdown};
+  // Source code under a directory of one of these names (at any depth) is someone else's or
+  // built (vendor, dist, build): skipped as "vendored". Notes and documents there are kept.
+  std::vector<std::string> code_skip_dirs;
 };
 
 struct FoundFile {
@@ -39,6 +46,7 @@ inline constexpr std::string_view kSkipKebabignore = "kebabignore";
 inline constexpr std::string_view kSkipConfigExclude = "config_exclude";
 inline constexpr std::string_view kSkipBuiltinBlacklist = "builtin_blacklist";
 inline constexpr std::string_view kSkipGenerated = "generated";
+inline constexpr std::string_view kSkipVendored = "vendored";  // code in code_skip_dirs
 inline constexpr std::string_view kSkipSizeExceeded = "size_exceeded";
 inline constexpr std::string_view kSkipUnsupported = "unsupported";  // media kind not ingested
 inline constexpr std::string_view kSkipUnreadable = "unreadable";
@@ -83,5 +91,30 @@ bool LooksGenerated(std::string_view head);
 // (package-lock.json, pnpm-lock.yaml, ...) and minified code (`.min.` in the name, or a first
 // line over 1000 bytes in `head`, the file's first 4 KiB).
 bool LooksMachineMade(std::string_view workspace_path, std::string_view head);
+
+// A git repository as its files say (spec §3.6: repo, git_branch, git_commit).
+struct GitRepo {
+  std::string root;    // absolute folder holding `.git`
+  std::string name;    // the remote URL's basename without ".git", else the root's folder name
+  std::string remote;  // origin's URL (else the first remote's) without credentials; may be ""
+  std::string branch;  // the branch HEAD names; "" when detached
+  std::string commit;  // HEAD's commit, 40 hex digits; "" before the first commit
+};
+
+// The nearest enclosing git repository of each directory, read from `.git` itself (a folder,
+// or a `gitdir:` file as in linked worktrees and submodules: loose and packed refs, the
+// config's remotes), with no git process. Resolve() memoizes and is not thread-safe: resolve
+// every directory first, then Find() may be called from many threads at once.
+class GitRepos {
+ public:
+  // The repository enclosing `dir` (absolute, no trailing slash), or null.
+  const GitRepo* Resolve(const std::string& dir);
+  // What Resolve(dir) returned; null for a directory never resolved.
+  const GitRepo* Find(const std::string& dir) const;
+
+ private:
+  std::map<std::string, const GitRepo*> by_dir_;
+  std::deque<GitRepo> repos_;  // stable addresses
+};
 
 }  // namespace kebab::source

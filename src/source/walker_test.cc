@@ -194,6 +194,30 @@ TEST_F(WalkerTest, EveryBlacklistedDirectoryIsSkippedAndCountedOnce) {
               ElementsAre(".venv", "__pycache__", "node_modules", "target", "venv"));
 }
 
+TEST_F(WalkerTest, CodeInVendoredDirectoriesIsSkippedButTheirDocumentsAreKept) {
+  Write("app/main.go", "package main\n");
+  Write("app/vendor/github.com/x/y/y.go", "package y\n");
+  Write("app/vendor/README.md");
+  Write("web/dist/bundle.js", "var a;\n");
+  Write("web/dist/deep/more/c.ts", "let b;\n");
+  Write("build/notes.md");
+  Write("build/gen.c", "int x;\n");
+  Write("vendored.go", "package v\n");  // a file's own name never counts
+  WalkOptions options;
+  options.media = {MediaKind::kMarkdown, MediaKind::kCode};
+  options.code_skip_dirs = {"vendor", "dist", "build"};
+  const WalkResult r = WalkRoot(options);
+  EXPECT_THAT(Paths(r),
+              ElementsAre("app/main.go", "app/vendor/README.md", "build/notes.md", "vendored.go"));
+  EXPECT_EQ(Count(r, kSkipVendored), 4u);
+  EXPECT_THAT(Examples(r, kSkipVendored),
+              ElementsAre("app/vendor/github.com/x/y/y.go", "build/gen.c", "web/dist/bundle.js",
+                          "web/dist/deep/more/c.ts"));
+  // With no names configured, nothing is vendored.
+  options.code_skip_dirs.clear();
+  EXPECT_EQ(WalkRoot(options).files.size(), 8u);
+}
+
 TEST_F(WalkerTest, BlacklistIsChargedBeforeGitignore) {
   Write(".gitignore", "node_modules/\n");
   Write("node_modules/x.md");

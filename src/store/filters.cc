@@ -55,6 +55,24 @@ std::string FilterSql(const SearchFilters& f, Binder& b) {
     auto t = ParseRfc3339(*f.ingested_after);
     sql += " AND d.ingested_at >= " + b.Param(t ? FormatRfc3339(*t) : *f.ingested_after);
   }
+  if (!f.code_langs.empty()) {
+    sql += " AND json_extract(d.metadata_json, '$.code_lang') IN (" + b.List(f.code_langs) + ")";
+  }
+  if (!f.repos.empty()) {
+    const std::string list = b.List(f.repos);
+    sql += " AND (json_extract(d.metadata_json, '$.repo') IN (" + list +
+           ") OR json_extract(d.metadata_json, '$.git_remote') IN (" + list + "))";
+  }
+  if (f.symbol_glob) {
+    // A code chunk's heading is its symbol (chunk/internal/code.h), with " [part i/N]" when
+    // the unit was split, so the glob sees the symbol without that suffix. Only code has
+    // symbols: the headings of Markdown sections never match.
+    sql +=
+        " AND json_extract(d.metadata_json, '$.code_lang') IS NOT NULL AND "
+        "(SELECT CASE WHEN instr(h, ' [part ') > 0 THEN substr(h, 1, instr(h, ' [part ') - 1) "
+        "ELSE h END FROM (SELECT json_extract(c.heading_path_json, '$[0]') AS h)) GLOB " +
+        b.Param(*f.symbol_glob);
+  }
   return sql;
 }
 

@@ -114,7 +114,9 @@ Result<std::vector<LexicalRow>> Store::LexicalSearch(const LexicalQuery& query) 
 Result<std::vector<LexicalRow>> Store::ChunksByRowid(const std::vector<int64_t>& rowids) {
   std::vector<LexicalRow> rows;
   Statement hydrate(db_, "SELECT " + ChunkSelectColumns() +
-                             ", d.lang, d.source_type, d.trust_level FROM chunks c JOIN "
+                             ", d.lang, d.source_type, d.trust_level, "
+                             "json_extract(d.metadata_json, '$.repo'), "
+                             "json_extract(d.metadata_json, '$.code_lang') FROM chunks c JOIN "
                              "documents d ON d.doc_id = c.doc_id WHERE c.chunk_rowid = ?1");
   const int n = ChunkSelectColumnCount();
   Status st;
@@ -127,6 +129,8 @@ Result<std::vector<LexicalRow>> Store::ChunksByRowid(const std::vector<int64_t>&
       row.lang = hydrate.ColumnText(n);
       row.source_type = hydrate.ColumnText(n + 1);
       row.trust_level = hydrate.ColumnText(n + 2);
+      if (!hydrate.ColumnIsNull(n + 3)) row.repo = hydrate.ColumnText(n + 3);
+      if (!hydrate.ColumnIsNull(n + 4)) row.code_lang = hydrate.ColumnText(n + 4);
       rows.push_back(std::move(row));
     }
     hydrate.Reset();

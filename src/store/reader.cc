@@ -249,6 +249,20 @@ Result<StoreStats> Store::Stats() {
     while (q.Step(&st)) s.lang_breakdown[q.ColumnText(0)] = q.ColumnInt(1);
     KEBAB_RETURN_IF_ERROR(st);
   }
+  for (const auto& [key, docs, chunks] :
+       {std::tuple{"code_lang", &s.code_lang_breakdown, &s.code_lang_chunk_breakdown},
+        std::tuple{"repo", &s.repo_breakdown, &s.repo_chunk_breakdown}}) {
+    const std::string field = std::string("json_extract(d.metadata_json, '$.") + key + "')";
+    Statement q(db_, "SELECT " + field +
+                         ", count(DISTINCT d.doc_id), count(c.chunk_rowid) FROM documents d "
+                         "LEFT JOIN chunks c ON c.doc_id = d.doc_id WHERE " +
+                         field + " IS NOT NULL GROUP BY 1");
+    while (q.Step(&st)) {
+      (*docs)[q.ColumnText(0)] = q.ColumnInt(1);
+      (*chunks)[q.ColumnText(0)] = q.ColumnInt(2);
+    }
+    KEBAB_RETURN_IF_ERROR(st);
+  }
   std::error_code ec;
   for (const char* suffix : {"", "-wal"}) {
     auto size = std::filesystem::file_size(path_ + suffix, ec);

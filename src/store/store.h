@@ -136,12 +136,16 @@ struct LexicalRow {
   StoredChunk chunk;
   double bm25 = 0;  // BM25 as a positive number (higher = better)
   std::string lang, source_type, trust_level;
+  std::optional<std::string> repo, code_lang;  // the document's Metadata fields, when set
 };
 
 struct StoreStats {
   int64_t doc_count = 0, chunk_count = 0, asset_count = 0, block_count = 0;
   std::optional<std::string> last_ingest_at;
   std::map<std::string, int64_t> media_breakdown, lang_breakdown;
+  // Source code per language and files per git repository: documents, and their chunks.
+  std::map<std::string, int64_t> code_lang_breakdown, code_lang_chunk_breakdown;
+  std::map<std::string, int64_t> repo_breakdown, repo_chunk_breakdown;
   int64_t sqlite_bytes = 0;
   int64_t fts_rows = 0;
 };

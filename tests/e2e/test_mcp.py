@@ -44,11 +44,11 @@ WRITE_TOOLS = {"ingest", "ingest_file", "ingest_text"}
 TOOL_ARGS = {
     "search": ({"query", "mode", "k", "cursor", "max_tokens", "snippet_chars", "explain", "tags",
                 "media", "doc_ids", "source_types", "lang", "path_glob", "trust_min",
-                "ingested_after"}, {"query"}),
+                "ingested_after", "code_langs", "repos", "symbol"}, {"query"}),
     "bulk_search": ({"queries", "tags", "media", "doc_ids", "source_types", "lang", "path_glob",
-                     "trust_min", "ingested_after"}, {"queries"}),
-    "ask": ({"question", "mode", "k", "explain", "multi_hop", "temperature", "seed"},
-            {"question"}),
+                     "trust_min", "ingested_after", "code_langs", "repos", "symbol"}, {"queries"}),
+    "ask": ({"question", "mode", "k", "explain", "multi_hop", "temperature", "seed", "tags",
+             "media", "path_glob", "code_langs", "repos", "symbol"}, {"question"}),
     "fetch": ({"kind", "id", "context", "max_tokens", "line_start", "line_end", "page_start",
                "page_end"}, {"kind", "id"}),
     "list_docs": ({"path_glob", "tag", "lang", "limit"}, set()),
@@ -443,6 +443,21 @@ class SearchTest(McpCase):
             self.assertIn("query_plan", explained.get("trace", {}))
             cut = self.tool(s, "search", {"query": "borrow", "max_tokens": 30})
             self.assertTrue(cut["truncated"])
+
+    def test_code_filters_match_the_cli(self):
+        self.sb.write("tools/borrow.py", 'def borrow_book(title):\n    """Borrow a book."""\n')
+        self.sb.write("tools/borrow.ts", "export function borrowBook(t: string) {}\n")
+        self.ingest()
+        with self.session() as s:
+            def paths(**args):
+                return self.hit_paths(self.tool(s, "search", dict(args, query="borrow")))
+            self.assertEqual(paths(code_langs=["py"]), ["tools/borrow.py"])
+            self.assertEqual(paths(code_langs=["python", "typescript"]),
+                             self.hit_paths(self.search("borrow", "--code-lang", "py,ts")))
+            self.assertEqual(paths(symbol="*.borrowBook"), ["tools/borrow.ts"])
+            self.assertEqual(paths(repos=["nope"]), [])
+            self.tool_error(s, "search", {"query": "borrow", "code_langs": ["r$"]},
+                            "invalid_input")
 
     def test_paging_with_cursor(self):
         with self.session() as s:

@@ -37,19 +37,9 @@ std::vector<std::string> Strings(const json& args, const char* name) {
                              : std::vector<std::string>();
 }
 
-// The search filters every search-like tool shares.
+// The filters search, bulk_search and ask share (app::FilterParams).
 json FilterProperties() {
   return {
-      {"mode", Enum("How to match: lexical (words, BM25), vector (meaning, needs an embedding "
-                    "model) or hybrid (both, fused). Default: hybrid when an embedding model "
-                    "is configured, else lexical.",
-                    {"lexical", "vector", "hybrid"})},
-      {"k", Int("How many hits to return (default search.default_k, usually 10).", 1, 1000)},
-      {"max_tokens",
-       Int("Budget for the whole response in tokens (about 4 characters each); hits past it "
-           "are cut and next_cursor continues.",
-           1)},
-      {"snippet_chars", Int("Length of each hit's snippet in characters.", 20, 4000)},
       {"tags", StrList("Only documents with any of these front-matter tags.")},
       {"media", StrList("Only these media: markdown, pdf, image, audio, code, other.")},
       {"doc_ids", StrList("Only these documents (doc_id from list_docs or a hit).")},
@@ -60,9 +50,65 @@ json FilterProperties() {
       {"trust_min",
        Enum("Only documents at least this trusted.", {"primary", "secondary", "generated"})},
       {"ingested_after", Str("Only documents indexed after this RFC 3339 date, e.g. 2026-05-01.")},
+      {"code_langs", StrList("Only source code in these languages: rust, python, typescript, "
+                             "javascript, go, java, kotlin, c, cpp, shell, ... (a hit's "
+                             "code_lang).")},
+      {"repos", StrList("Only files of these git repositories: a name (a hit's repo) or a "
+                        "remote URL.")},
+      {"symbol", Str("Only code whose symbol path matches this case-sensitive glob, e.g. "
+                     "*Retry* or net::retry::* (a code citation's symbol).")},
+  };
+}
+
+// What search and bulk_search take besides the query: how to search, and the filters.
+json SearchProperties() {
+  json props = FilterProperties();
+  props.update({
+      {"mode", Enum("How to match: lexical (words, BM25), vector (meaning, needs an embedding "
+                    "model) or hybrid (both, fused). Default: hybrid when an embedding model "
+                    "is configured, else lexical.",
+                    {"lexical", "vector", "hybrid"})},
+      {"k", Int("How many hits to return (default search.default_k, usually 10).", 1, 1000)},
+      {"max_tokens",
+       Int("Budget for the whole response in tokens (about 4 characters each); hits past it "
+           "are cut and next_cursor continues.",
+           1)},
+      {"snippet_chars", Int("Length of each hit's snippet in characters.", 20, 4000)},
       {"explain", Bool("Add each hit's lexical and vector ranks and how the query was built.")},
       {"trace", Bool("Add the milliseconds each stage took (trace.timing).")},
-  };
+  });
+  return props;
+}
+
+json AskProperties() {
+  json props = FilterProperties();
+  props.update({
+      {"question", Str("The question, in any language; the answer uses the same.")},
+      {"mode", Enum("Retrieval mode (default hybrid with an embedding model, else lexical).",
+                    {"lexical", "vector", "hybrid"})},
+      {"k", Int("Passages to retrieve.", 1, 100)},
+      {"explain", Bool("Add the packed passages, the model's raw reply and timings.")},
+      {"multi_hop", Bool("Decompose the question and retrieve for each part.")},
+      {"temperature", Num("Sampling temperature.", 0, 2)},
+      {"seed", Int("Sampling seed, for repeatable answers.", 0)},
+  });
+  return props;
+}
+
+app::FilterParams FiltersOf(const json& args) {
+  app::FilterParams f;
+  f.tags = Strings(args, "tags");
+  f.media = Strings(args, "media");
+  f.doc_ids = Strings(args, "doc_ids");
+  f.source_types = Strings(args, "source_types");
+  f.code_langs = Strings(args, "code_langs");
+  f.repos = Strings(args, "repos");
+  f.lang = String(args, "lang");
+  f.path_glob = String(args, "path_glob");
+  f.trust_min = String(args, "trust_min");
+  f.ingested_after = String(args, "ingested_after");
+  f.symbol = String(args, "symbol");
+  return f;
 }
 
 app::SearchParams ParamsOf(const json& args) {
@@ -75,14 +121,7 @@ app::SearchParams ParamsOf(const json& args) {
   p.cursor = String(args, "cursor");
   p.explain = args.value("explain", false);
   p.trace = args.value("trace", false);
-  p.tags = Strings(args, "tags");
-  p.media = Strings(args, "media");
-  p.doc_ids = Strings(args, "doc_ids");
-  p.source_types = Strings(args, "source_types");
-  p.lang = String(args, "lang");
-  p.path_glob = String(args, "path_glob");
-  p.trust_min = String(args, "trust_min");
-  p.ingested_after = String(args, "ingested_after");
+  p.filters = FiltersOf(args);
   return p;
 }
 
@@ -133,6 +172,7 @@ Result<ToolOutput> AskTool(app::Session& session, const json& args, const CallCo
   request.multi_hop = args.value("multi_hop", false);
   if (args.contains("temperature")) request.temperature = args["temperature"].get<double>();
   if (args.contains("seed")) request.seed = args["seed"].get<uint64_t>();
+  KEBAB_ASSIGN_OR_RETURN(request.filters, app::ResolveFilters(FiltersOf(args)));
   request.cancel = ctx.cancel;
   // Progress: 1 once the passages are retrieved, then one more per piece of the answer.
   int pieces = 0;
@@ -235,14 +275,14 @@ Result<ToolOutput> IngestTextTool(app::Session& session, const json& args, const
 }
 
 std::vector<Tool> MakeTools() {
-  json search_props = FilterProperties();
+  json search_props = SearchProperties();
   search_props["query"] =
       Str("What to look for: words, a question, or a phrase in \"quotes\". Korean, Chinese and "
           "Japanese work too.");
   search_props["cursor"] =
       Str("next_cursor of a previous response with the same query, for "
           "the next page.");
-  json bulk_props = FilterProperties();
+  json bulk_props = SearchProperties();
   bulk_props["queries"] = {
       {"type", "array"},
       {"minItems", 1},
@@ -280,17 +320,7 @@ std::vector<Tool> MakeTools() {
        "claims are checked against the cited text. Refuses (grounded: false, refusal_reason) "
        "when the evidence is weak or the check fails: a refusal is an answer, not an error. "
        "Needs a language model in the config.",
-       Object({{"question", Str("The question, in any language; the answer uses the same.")},
-               {"mode", Enum("Retrieval mode (default hybrid with an embedding model, else "
-                             "lexical).",
-                             {"lexical", "vector", "hybrid"})},
-               {"k", Int("Passages to retrieve.", 1, 100)},
-               {"explain", Bool("Add the packed passages, the model's raw reply and timings.")},
-               {"multi_hop", Bool("Decompose the question and retrieve for each part.")},
-               {"temperature", Num("Sampling temperature.", 0, 2)},
-               {"seed", Int("Sampling seed, for repeatable answers.", 0)}},
-              {"question"}),
-       WireSchema("answer"), false, false, AskTool},
+       Object(AskProperties(), {"question"}), WireSchema("answer"), false, false, AskTool},
       {"fetch", "Read a document, a chunk, a line range or PDF pages",
        "Reads what a hit cites: kind chunk (a chunk_id, with `context` neighbouring chunks), "
        "doc (a doc_id: the whole document) or span (a doc_id and line_start..line_end, as a "

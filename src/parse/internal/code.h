@@ -19,7 +19,7 @@
 
 namespace kebab::parse::internal {
 
-inline constexpr char kCodeParserVersion[] = "code-v3";
+inline constexpr char kCodeParserVersion[] = "code-v4";
 
 // The lowercase canonical language of a source file from its name (source::CodeLanguageOfPath:
 // "rust", "python", "shell", "yaml", ..., "text" when the name says nothing), its grammar when

@@ -108,6 +108,8 @@ SearchHit BuildHit(store::LexicalRow&& row, int rank, const std::unordered_set<s
   hit.lang = std::move(row.lang);
   hit.source_type = std::move(row.source_type);
   hit.trust_level = std::move(row.trust_level);
+  hit.repo = std::move(row.repo);
+  hit.code_lang = std::move(row.code_lang);
   hit.chunk = std::move(row.chunk);
   return hit;
 }

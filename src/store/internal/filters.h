@@ -1,5 +1,5 @@
-// SearchFilters as SQL conditions over `documents d`, shared by every query that filters
-// documents (lexical search, list docs).
+// SearchFilters as SQL conditions over `documents d` (and `chunks c` for symbol_glob), shared by
+// every query that filters documents or chunks (lexical and vector search, list docs).
 #pragma once
 
 #include <string>
