@@ -26,6 +26,7 @@
 #include "core/hash.h"
 #include "core/ids.h"
 #include "core/time.h"
+#include "parse/audio.h"
 #include "parse/extractor.h"
 #include "parse/ocr.h"
 #include "source/walker.h"
@@ -43,9 +44,10 @@ struct PipelineContext {
   chunk::ChunkPolicy policy;
   std::unordered_map<const chunk::Chunker*, std::string> policy_hashes;  // computed once each
   bool force = false;
-  const IngestEventSink* emit = nullptr;        // thread-safe; asset_progress from the workers
-  parse::OcrPool* ocr = nullptr;                // null when OCR is off
-  const parse::Captioner* captioner = nullptr;  // null when captions are off
+  const IngestEventSink* emit = nullptr;            // thread-safe; asset_progress from the workers
+  parse::OcrPool* ocr = nullptr;                    // null when OCR is off
+  const parse::Captioner* captioner = nullptr;      // null when captions are off
+  const parse::Transcriber* transcriber = nullptr;  // null when transcription is off
   internal::StoreDerivationCache* ocr_log = nullptr;
   std::string run_id;
   const std::atomic<bool>* cancel = nullptr;
@@ -138,12 +140,13 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
                    .path = file.workspace_path,
                    .done = done,
                    .of = of,
-                   .unit = "page",
+                   .unit = file.media == MediaKind::kAudio ? "second" : "page",
                    .media = std::string(MediaKindName(file.media))});
     };
   }
   in.ocr = ctx.ocr;
   in.captioner = ctx.captioner;
+  in.transcriber = ctx.transcriber;
   in.cancel = ctx.cancel;
   // Counted here for the report item; told to the stream and the OCR log as they happen.
   std::atomic<int> ocr_pages{0};
@@ -394,9 +397,15 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   std::unique_ptr<internal::StoreDerivationCache> ocr_cache;
   std::unique_ptr<parse::OcrPool> ocr;
   std::unique_ptr<internal::ModelCaptioner> captioner;
-  if (config.ingest.ocr_enabled || config.ingest.caption_enabled) {
+  std::unique_ptr<parse::Transcriber> transcriber;
+  if (config.ingest.ocr_enabled || config.ingest.caption_enabled || config.ingest.audio_enabled) {
     KEBAB_ASSIGN_OR_RETURN(ocr_cache, internal::StoreDerivationCache::Open(config));
     ocr = std::make_unique<parse::OcrPool>(internal::OcrSettingsOf(config), ocr_cache.get());
+  }
+  if (config.ingest.audio_enabled) {
+    parse::TranscriptionSettings settings;
+    settings.pocketsphinx_model = config.ingest.audio_pocketsphinx_model;
+    transcriber = std::make_unique<parse::Transcriber>(settings, ocr_cache.get());
   }
   if (config.ingest.caption_enabled) {
     KEBAB_ASSIGN_OR_RETURN(captioner,
@@ -406,6 +415,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   PipelineContext ctx{config, states, {}, {}, options.force_reingest, &emit};
   ctx.ocr = config.ingest.ocr_enabled ? ocr.get() : nullptr;
   ctx.captioner = captioner.get();
+  ctx.transcriber = transcriber.get();
   ctx.ocr_log = ocr_cache.get();
   ctx.run_id = report.run_id;
   ctx.cancel = cancel;
@@ -417,7 +427,8 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     const chunk::Chunker* chunker = chunk::ChunkerFor(media);
     ctx.policy_hashes.emplace(chunker, chunker->PolicyHash(ctx.policy));
     const parse::Extractor* extractor = parse::ExtractorFor(media);
-    ctx.versions.emplace(extractor, extractor->VersionFor(ctx.ocr, ctx.captioner));
+    ctx.versions.emplace(extractor,
+                         extractor->VersionFor({ctx.ocr, ctx.captioner, ctx.transcriber}));
   }
 
   for (const source::FoundFile& f : walk.files) ctx.repos.Resolve(ParentDir(f.abs_path));

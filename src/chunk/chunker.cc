@@ -2,6 +2,7 @@
 
 #include "chunk/internal/code.h"
 #include "chunk/internal/pdf_page.h"
+#include "chunk/internal/transcript.h"
 #include "chunk/md_heading.h"
 
 namespace kebab::chunk {
@@ -45,6 +46,17 @@ class Code final : public Chunker {
   }
 };
 
+class Transcript final : public Chunker {
+ public:
+  std::string_view version() const override { return internal::kTranscriptV1; }
+  std::string PolicyHash(const ChunkPolicy& policy) const override {
+    return internal::TranscriptPolicyHash(policy);
+  }
+  std::vector<Chunk> Split(const CanonicalDocument& doc, const ChunkPolicy& policy) const override {
+    return internal::ChunkTranscript(doc, policy);
+  }
+};
+
 }  // namespace
 
 const Chunker* ChunkerFor(MediaKind media) {
@@ -52,6 +64,7 @@ const Chunker* ChunkerFor(MediaKind media) {
   static const Pages pdf_page(internal::kPdfPageV1);
   static const Pages image_region(internal::kImageRegionV1);
   static const Code code;
+  static const Transcript transcript;
   switch (media) {
     case MediaKind::kMarkdown:
       return &md_heading;
@@ -61,6 +74,8 @@ const Chunker* ChunkerFor(MediaKind media) {
       return &image_region;
     case MediaKind::kCode:
       return &code;
+    case MediaKind::kAudio:
+      return &transcript;
     default:
       return nullptr;
   }

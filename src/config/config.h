@@ -47,6 +47,10 @@ struct IngestConfig {
   long long code_max_file_bytes = 1024 * 1024;
   long long code_max_file_lines = 20000;
 
+  // [ingest.audio]: recordings transcribed in the kebab-audio worker (FFmpeg, pocketsphinx).
+  bool audio_enabled = true;
+  std::string audio_pocketsphinx_model = "/usr/share/pocketsphinx/model/en-us";
+
   // [ingest.ocr]: Tesseract, for scanned PDF pages and images.
   bool ocr_enabled = true;
   // kor first: with eng first, Tesseract read the Korean scans at CER 0.32 against 0.11, and

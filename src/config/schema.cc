@@ -18,6 +18,12 @@ constexpr SectionSpec kSections[] = {
      "Which source-code files are indexed. Code files under a folder named in skip_dirs\n"
      "(vendored or built code) are skipped and counted as `vendored`; so are files over\n"
      "either cap, counted as `size_exceeded`. Other files in those folders are indexed."},
+    {"ingest.audio",
+     "Recordings (wav, flac, mp3, ogg/opus, m4a/aac, webm), decoded by FFmpeg and\n"
+     "transcribed by pocketsphinx (English) in kebab-audio worker processes; what was said\n"
+     "is cited by time, talk.m4a#t=12.5,19.04. Transcripts are cached in kebab.sqlite by\n"
+     "the recording's content and the model, so a recording is never transcribed twice,\n"
+     "and an interrupted one goes on where it stopped."},
     {"ingest.pdf", "How PDFs are read (by the kebab-pdf worker, one process per file)."},
     {"ingest.ocr",
      "OCR of scanned PDF pages and images (Tesseract, in kebab-ocr worker processes).\n"
@@ -91,6 +97,11 @@ constexpr KeySpec kKeys[] = {
     {"ingest.code", "max_file_lines", KEBAB_FIELD(ingest.code_max_file_lines), false,
      "Source files with more lines than this are skipped (size_exceeded).\n"
      "An integer >= 10."},
+    {"ingest.audio", "enabled", KEBAB_FIELD(ingest.audio_enabled), false,
+     "Transcribe recordings. false indexes only their names. true or false."},
+    {"ingest.audio", "pocketsphinx_model", KEBAB_FIELD(ingest.audio_pocketsphinx_model), false,
+     "pocketsphinx's model folder (holding en-us/, en-us.lm.bin and\n"
+     "cmudict-en-us.dict); Debian's pocketsphinx-en-us installs the default."},
     {"ingest.pdf", "max_seconds_per_file", KEBAB_FIELD(ingest.pdf_max_seconds_per_file), false,
      "A PDF whose text takes longer than this is stopped and reported as an error,\n"
      "so a hostile file cannot stall the ingest. An integer 1..3600."},

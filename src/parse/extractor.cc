@@ -1,5 +1,6 @@
 #include "parse/extractor.h"
 
+#include "parse/internal/audio.h"
 #include "parse/internal/code.h"
 #include "parse/internal/image.h"
 #include "parse/internal/pdf.h"
@@ -23,6 +24,7 @@ const Extractor* ExtractorFor(MediaKind media) {
   static const internal::PdfExtractor pdf;
   static const internal::ImageExtractor image;
   static const internal::CodeExtractor code;
+  static const internal::AudioExtractor audio;
   switch (media) {
     case MediaKind::kMarkdown:
       return &markdown;
@@ -32,6 +34,8 @@ const Extractor* ExtractorFor(MediaKind media) {
       return &image;
     case MediaKind::kCode:
       return &code;
+    case MediaKind::kAudio:
+      return &audio;
     default:
       return nullptr;
   }

@@ -19,6 +19,7 @@
 namespace kebab::parse {
 
 class OcrPool;
+class Transcriber;
 
 // A caption of an image by a vision model (ingest.image.caption), cited as `photo.jpg#caption`.
 struct Caption {
@@ -53,6 +54,13 @@ struct OcrEvent {
   std::string failure;  // kFinished: why the page could not be read, or empty
 };
 
+// What extractors may call on besides the file: each null when that service is off. Not owned.
+struct ExtractServices {
+  OcrPool* ocr = nullptr;                    // scans and images
+  const Captioner* captioner = nullptr;      // image captions
+  const Transcriber* transcriber = nullptr;  // recordings
+};
+
 struct ExtractInput {
   std::string_view bytes;      // the whole file
   std::string workspace_path;  // normalized
@@ -68,6 +76,8 @@ struct ExtractInput {
   OcrPool* ocr = nullptr;
   // Captions for images; null when captions are off. Not owned.
   const Captioner* captioner = nullptr;
+  // Transcripts of recordings; null when transcription is off. Not owned.
+  const Transcriber* transcriber = nullptr;
   // Optional: told of each page OCR reads, from any thread. Must be thread-safe.
   std::function<void(const OcrEvent&)> on_ocr;
   // Optional: set when the run is interrupted; a long file stops between pages (what OCR
@@ -83,7 +93,7 @@ class Extractor {
   // The parser_version stored with what it extracts under these settings: version(), plus
   // whatever of the settings changes its blocks (OCR languages, ...), so that changing them
   // re-reads the files they affect. A document's id uses version() alone.
-  virtual std::string VersionFor(const OcrPool* /*ocr*/, const Captioner* /*captioner*/) const {
+  virtual std::string VersionFor(const ExtractServices& /*services*/) const {
     return std::string(version());
   }
   virtual Result<CanonicalDocument> Extract(const ExtractInput& input) const = 0;

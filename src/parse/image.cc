@@ -186,7 +186,9 @@ std::optional<std::pair<uint32_t, uint32_t>> ImageSize(std::string_view b) {
   return std::nullopt;
 }
 
-std::string ImageExtractor::VersionFor(const OcrPool* ocr, const Captioner* captioner) const {
+std::string ImageExtractor::VersionFor(const ExtractServices& services) const {
+  const OcrPool* ocr = services.ocr;
+  const Captioner* captioner = services.captioner;
   std::string version = kImageParserVersion;
   if (ocr != nullptr) version += "+ocr(" + ocr->Signature() + ")";
   if (captioner != nullptr) version += "+caption(" + captioner->Signature() + ")";
@@ -299,7 +301,8 @@ Result<CanonicalDocument> ImageExtractor::Extract(const ExtractInput& input) con
                              "; the next ingest tries again");
     }
   }
-  doc.parser_version = VersionFor(input.ocr, captioned ? input.captioner : nullptr);
+  doc.parser_version =
+      VersionFor({.ocr = input.ocr, .captioner = captioned ? input.captioner : nullptr});
 
   // The description block comes first: it names the file whatever OCR found.
   Block description;

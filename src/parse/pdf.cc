@@ -146,7 +146,8 @@ const char kPdfWorkerHint[] =
     "install kebab-pdf beside kebab (scripts/setup.sh builds both), or point KEBAB_PDF_WORKER "
     "at it";
 
-std::string PdfExtractor::VersionFor(const OcrPool* ocr, const Captioner* /*captioner*/) const {
+std::string PdfExtractor::VersionFor(const ExtractServices& services) const {
+  const OcrPool* ocr = services.ocr;
   if (ocr == nullptr) return kPdfParserVersion;
   const OcrSettings& s = ocr->settings();
   return std::string(kPdfParserVersion) + "+ocr(" + ocr->Signature() + "|dpi" +
@@ -228,7 +229,7 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
   CanonicalDocument doc;
   doc.asset_id = input.asset_id;
   doc.workspace_path = input.workspace_path;
-  doc.parser_version = VersionFor(input.ocr, nullptr);
+  doc.parser_version = VersionFor({.ocr = input.ocr});
   doc.doc_id = DocId(input.workspace_path, input.asset_id, kPdfParserVersion);
 
   json info;

@@ -32,7 +32,7 @@ class ImageExtractor final : public Extractor {
  public:
   std::string_view version() const override { return kImageParserVersion; }
   // With OCR: "+ocr(ENGINE|LANGS|psmN|mpN)".
-  std::string VersionFor(const OcrPool* ocr, const Captioner* captioner) const override;
+  std::string VersionFor(const ExtractServices& services) const override;
   Result<CanonicalDocument> Extract(const ExtractInput& input) const override;
 };
 

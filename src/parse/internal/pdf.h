@@ -26,7 +26,7 @@ class PdfExtractor final : public Extractor {
  public:
   std::string_view version() const override { return kPdfParserVersion; }
   // With OCR: "+ocr(ENGINE|LANGS|psmN|mpN|dpiN[|always])".
-  std::string VersionFor(const OcrPool* ocr, const Captioner* captioner) const override;
+  std::string VersionFor(const ExtractServices& services) const override;
   Result<CanonicalDocument> Extract(const ExtractInput& input) const override;
   // Runs the worker's --version: "kebab-pdf at PATH (poppler X)".
   Result<std::string> Check() const override;
