@@ -35,13 +35,14 @@ void SpeechSegmenter::Feed(const int16_t* samples, size_t n) {
 
 void SpeechSegmenter::Frame(const int16_t* frame) {
   const double db = EnergyDb(frame, kFrame);
-  // The floor follows quiet frames at once and loud ones slowly, so a pause re-learns it and
-  // ten seconds of speech do not become the floor.
-  noise_db_ = db < noise_db_ ? std::max(db, -90.0) : noise_db_ + 0.001 * (db - noise_db_);
-  const bool speech = db > noise_db_ + options_.above_noise_db && db > options_.min_db;
+  const int64_t index = frames_done_++;
+  while (!quietest_.empty() && quietest_.back().second >= db) quietest_.pop_back();
+  quietest_.emplace_back(index, db);
+  while (quietest_.front().first <= index - options_.noise_window_ms / 10) quietest_.pop_front();
+  const double noise_db = quietest_.front().second;
+  const bool speech = db > noise_db + options_.above_noise_db && db > options_.min_db;
   const size_t pad = static_cast<size_t>(options_.pad_ms / 10);
-  const int64_t frame_start = frames_done_ * kFrame;
-  ++frames_done_;
+  const int64_t frame_start = index * kFrame;
   if (!in_utterance_) {
     if (!speech) {
       lead_.emplace_back(frame, frame + kFrame);

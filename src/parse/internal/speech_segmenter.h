@@ -1,7 +1,9 @@
 // Splits a stream of 16 kHz mono samples into utterances at pauses, for a recognizer that
 // decodes one utterance at a time (pocketsphinx): 10 ms frames are speech when their energy
-// stands clear of the noise floor (tracked as the stream goes) and of an absolute floor;
-// an utterance ends after `pause_ms` of non-speech, keeps `pad_ms` of audio on each side, and
+// stands clear of the noise floor and of an absolute floor. The noise floor is the quietest
+// frame of the last `noise_window_ms`: speech dips between syllables and a steady sound (hum,
+// hiss, a crowd) does not, so the floor finds the background under speech, and a steady sound
+// stays background. An utterance ends after `pause_ms` of non-speech, keeps `pad_ms` of audio on each side, and
 // is cut at its quietest frame near `max_ms` when no pause comes. Each utterance knows the
 // sample it starts at, so what the recognizer finds in it has a time in the recording.
 // Memory: the current utterance and the padding before it, never the stream.
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace kebab::parse::internal {
@@ -27,6 +30,7 @@ struct SegmenterOptions {
   int max_ms = 20000;          // an utterance is cut by then at its quietest frame
   double above_noise_db = 12;  // speech: this much over the noise floor...
   double min_db = -50;         // ...and over this absolute level (dBFS)
+  int noise_window_ms = 3000;
 };
 
 class SpeechSegmenter {
@@ -50,7 +54,9 @@ class SpeechSegmenter {
   std::vector<int16_t> partial_;  // samples of the frame being filled
   int64_t seen_ = 0;              // samples fed so far
   int64_t frames_done_ = 0;       // whole frames looked at
-  double noise_db_ = -90;
+  // The frames of the last noise_window_ms that may yet be the quietest, by index, their
+  // energies ascending (a monotonic queue: the front is the window's minimum).
+  std::deque<std::pair<int64_t, double>> quietest_;
 
   // Frames before any speech, at most pad_ms of them (the lead-in of the next utterance).
   std::deque<std::vector<int16_t>> lead_;
