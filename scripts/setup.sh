@@ -37,9 +37,12 @@ PACKAGES=(
   libpoppler-cpp-dev libpoppler-private-dev
   libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-kor libexif-dev
   libtree-sitter-dev
+  libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
+  libpocketsphinx-dev pocketsphinx-en-us
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-jsonschema
   recollcmd ripgrep poppler-utils tesseract-ocr
+  espeak-ng ffmpeg
 )
 
 missing=()

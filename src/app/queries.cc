@@ -220,7 +220,58 @@ Result<FetchResult> CitedBlocksText(const store::StoredDocument& doc, const Cita
   return r;
 }
 
+// What was said in [start_ms, end_ms] of a recording: its transcript's segments that overlap
+// that range, a line each, cited as the time from the first one's start to the last one's end.
+Result<FetchResult> TimeText(const store::StoredDocument& doc, uint64_t start_ms, uint64_t end_ms,
+                             int max_tokens) {
+  FetchResult r = DocumentResult("span", doc.summary);
+  r.time_start_ms = start_ms;
+  r.time_end_ms = end_ms;
+  Citation c;
+  c.kind = Citation::Kind::kTime;
+  c.path = doc.summary.doc_path;
+  bool any_time = false;
+  for (const Block& b : doc.doc.blocks) {
+    if (b.span.kind != SourceSpan::Kind::kTime) continue;
+    any_time = true;
+    // The description block spans the whole recording: it is no part of what was said.
+    if (b.kind == BlockKind::kAudioRef || b.text.empty()) continue;
+    if (b.span.end < start_ms || b.span.start > end_ms) continue;
+    if (r.text.empty()) c.start_ms = b.span.start;
+    c.end_ms = std::max<uint64_t>(c.end_ms, b.span.end);
+    if (!r.text.empty()) r.text += '\n';
+    r.text += b.text;
+  }
+  if (!any_time) {
+    return Status(ErrorCode::kSpanNotSupported,
+                  "times exist only for recordings, not " + doc.summary.media,
+                  "read lines with `kebab fetch span DOC_ID START END`, or pages with --page");
+  }
+  if (r.text.empty()) {
+    auto seconds = [](uint64_t ms) {
+      std::string s = std::to_string(ms / 1000);
+      if (ms % 1000 != 0) s += "." + std::to_string(ms % 1000 + 1000).substr(1);
+      return s;
+    };
+    return InvalidInput(doc.summary.doc_path + " has no transcript between " + seconds(start_ms) +
+                            " s and " + seconds(end_ms) + " s",
+                        "`kebab inspect doc` lists the times of its transcript");
+  }
+  CutToTokens(&r.text, max_tokens, &r.truncated);
+  r.citation = std::move(c);
+  return r;
+}
+
 }  // namespace
+
+Result<FetchResult> FetchTime(Session& session, const std::string& doc_id, uint64_t start_ms,
+                              uint64_t end_ms, int max_tokens) {
+  if (end_ms < start_ms) {
+    return InvalidInput("the time range ends before it starts", "e.g. --time 62.5-69");
+  }
+  KEBAB_ASSIGN_OR_RETURN(store::StoredDocument doc, InspectDocument(session, doc_id));
+  return TimeText(doc, start_ms, end_ms, max_tokens);
+}
 
 Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
                                                      const store::DocListFilter& filter) {
@@ -356,6 +407,9 @@ Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int ma
   }
   if (cited.kind == Citation::Kind::kCaption || cited.kind == Citation::Kind::kRegion) {
     return CitedBlocksText(*doc, cited, max_tokens);
+  }
+  if (cited.kind == Citation::Kind::kTime) {
+    return TimeText(*doc, cited.start_ms, cited.end_ms, max_tokens);
   }
   if (cited.kind != Citation::Kind::kLine && cited.kind != Citation::Kind::kCode) {
     return Status(ErrorCode::kSpanNotSupported,

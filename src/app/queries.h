@@ -42,9 +42,10 @@ struct FetchResult {
   bool truncated = false;
   std::optional<store::StoredChunk> chunk;
   std::vector<store::StoredChunk> context_before, context_after;
-  std::optional<int> line_start, line_end;  // span of lines: the range asked for
-  std::optional<int> page_start, page_end;  // span of pages: the range asked for
-  std::optional<int> effective_end;         // span: the last line or page returned
+  std::optional<int> line_start, line_end;             // span of lines: the range asked for
+  std::optional<int> page_start, page_end;             // span of pages: the range asked for
+  std::optional<uint64_t> time_start_ms, time_end_ms;  // span of a recording: the range asked for
+  std::optional<int> effective_end;                    // span: the last line or page returned
   // What the text cites, when one citation covers it (a chunk, a line span, one page).
   std::optional<Citation> citation;
 };
@@ -66,13 +67,19 @@ Result<FetchResult> FetchSpan(Session& session, const std::string& doc_id, int l
 Result<FetchResult> FetchPages(Session& session, const std::string& doc_id, int page_start,
                                int page_end, int max_tokens);
 
+// What was said from `start_ms` to `end_ms` of a recording: the transcript's segments that
+// overlap the range, a line each. span_not_supported for a document that is no recording;
+// invalid_input for a backwards range or one with no transcript.
+Result<FetchResult> FetchTime(Session& session, const std::string& doc_id, uint64_t start_ms,
+                              uint64_t end_ms, int max_tokens);
+
 // What a citation URI cites, exactly (an agent opening a hit's citation.uri): the lines of
 // `notes/x.md#L10-L14`, the text extracted from page 12 of `papers/x.pdf#p=12`, the text read
 // inside a region (`scan.pdf#p=2&xywh=...`, `photo.jpg#xywh=...`), an image's caption
-// (`photo.jpg#caption`), or the whole document for a bare workspace path `notes/x.md`.
-// invalid_input for a malformed URI or a page or region with no text; doc_not_found when no
-// indexed document has the path; span_not_supported for a time citation (no text to cut out
-// yet).
+// (`photo.jpg#caption`), what was said in a stretch of a recording, or the whole document for a
+// bare workspace path `notes/x.md`. invalid_input for a malformed URI or a page or region with no
+// text; doc_not_found when no indexed document has the path. A time citation
+// (`talk.m4a#t=00:01:02.5,00:01:09`) reads what was said then, as FetchTime.
 Result<FetchResult> FetchCitation(Session& session, std::string_view uri, int max_tokens);
 
 // Runs a search with the configured defaults filled in (k, snippet length).

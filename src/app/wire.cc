@@ -469,7 +469,10 @@ json FetchResult(const app::FetchResult& r) {
     j["context_after"] = after;
   }
   if (r.kind == "span") {
-    if (r.page_start) {
+    if (r.time_start_ms) {
+      j["time_start_ms"] = *r.time_start_ms;
+      j["time_end_ms"] = NullOr(r.time_end_ms);
+    } else if (r.page_start) {
       j["page_start"] = *r.page_start;
       j["page_end"] = NullOr(r.page_end);
     } else {

@@ -4,6 +4,7 @@
 #include "app/render.h"
 #include "app/wire.h"
 #include "cli/common.h"
+#include "core/citation.h"
 
 namespace kebab::cli {
 namespace {
@@ -108,6 +109,20 @@ int RunFetch(const Output& out, const Globals& g, const FetchArgs& args) {
     r = app::FetchChunk(session, args.id, args.context);
   } else if (args.what == "doc") {
     r = app::FetchDocument(session, args.id, args.max_tokens);
+  } else if (!args.time.empty()) {
+    const size_t dash = args.time.find('-');
+    const auto start = dash == std::string::npos
+                           ? std::nullopt
+                           : ParseMediaTime(std::string_view(args.time).substr(0, dash));
+    const auto end = dash == std::string::npos
+                         ? std::nullopt
+                         : ParseMediaTime(std::string_view(args.time).substr(dash + 1));
+    if (!start || !end) {
+      return out.Fail(
+          InvalidInput("--time takes START-END in seconds or clock time, not '" + args.time + "'",
+                       "e.g. --time 62.5-69 or --time 1:02.5-1:09"));
+    }
+    r = app::FetchTime(session, args.id, *start, *end, args.max_tokens);
   } else if (!args.pages.empty()) {
     int first = 0, last = 0;
     if (!ParsePageRange(args.pages, &first, &last)) {
@@ -118,8 +133,9 @@ int RunFetch(const Output& out, const Globals& g, const FetchArgs& args) {
   } else if (args.line_start > 0 && args.line_end > 0) {
     r = app::FetchSpan(session, args.id, args.line_start, args.line_end, args.max_tokens);
   } else {
-    r = InvalidInput("fetch span needs START END lines, or --page",
-                     "kebab fetch span DOC_ID 10 14, or kebab fetch span DOC_ID --page 12");
+    r = InvalidInput("fetch span needs START END lines, --page or --time",
+                     "kebab fetch span DOC_ID 10 14, kebab fetch span DOC_ID --page 12, or "
+                     "kebab fetch span DOC_ID --time 62.5-69");
   }
   if (!r.ok()) return out.Fail(r.status());
   if (out.json) {

@@ -65,6 +65,7 @@ struct FetchArgs {
   int max_tokens = 0;
   int line_start = 0, line_end = 0;
   std::string pages;  // span: --page N or A-B
+  std::string time;   // span: --time START-END (seconds or clock time)
 };
 
 int RunInit(const Output& out, const Globals& g, bool force);

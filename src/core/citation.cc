@@ -62,18 +62,19 @@ std::vector<std::string_view> Split(std::string_view s, char sep) {
   return parts;
 }
 
-std::string FormatSeconds(uint64_t ms) {
-  char buf[32];
-  if (ms % 1000 == 0) {
-    std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(ms / 1000));
-  } else {
-    std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(ms / 1000),
-                  static_cast<unsigned long long>(ms % 1000));
-    std::string s = buf;
-    while (s.back() == '0') s.pop_back();
-    return s;
+// Clock time as the spec writes it, hh:mm:ss with milliseconds when there are any
+// ("00:12:04.5", "01:00:00"): what a person finds in a player's timeline.
+std::string FormatClock(uint64_t ms) {
+  char buf[48];
+  const auto s = static_cast<unsigned long long>(ms / 1000);
+  std::snprintf(buf, sizeof buf, "%02llu:%02llu:%02llu", s / 3600, s / 60 % 60, s % 60);
+  std::string out = buf;
+  if (ms % 1000 != 0) {
+    std::snprintf(buf, sizeof buf, ".%03llu", static_cast<unsigned long long>(ms % 1000));
+    out += buf;
+    while (out.back() == '0') out.pop_back();
   }
-  return buf;
+  return out;
 }
 
 // Seconds ("12", "12.5") or clock time ("hh:mm:ss[.mmm]", "mm:ss") to milliseconds.
@@ -119,6 +120,12 @@ Status BadUri(std::string_view uri, std::string_view why) {
 }
 
 }  // namespace
+
+std::optional<uint64_t> ParseMediaTime(std::string_view text) {
+  uint64_t ms = 0;
+  if (!ParseSeconds(text, &ms)) return std::nullopt;
+  return ms;
+}
 
 std::string_view CitationKindName(Citation::Kind kind) {
   switch (kind) {
@@ -171,7 +178,7 @@ std::string Citation::ToUri() const {
       uri += "#caption";
       break;
     case Kind::kTime:
-      uri += "#t=" + FormatSeconds(start_ms) + "," + FormatSeconds(end_ms);
+      uri += "#t=" + FormatClock(start_ms) + "," + FormatClock(end_ms);
       if (speaker) uri += "&speaker=" + *speaker;
       break;
   }

@@ -50,6 +50,10 @@ struct Citation {
 
 std::string_view CitationKindName(Citation::Kind kind);
 
+// A time in a recording as a person writes it: seconds ("62.5") or clock time ("1:02.5",
+// "00:01:02.500"), to milliseconds; nullopt when it is neither.
+std::optional<uint64_t> ParseMediaTime(std::string_view text);
+
 // A workspace path as a citation URI spells it ('%' and '#' escaped), without a fragment.
 std::string CitationPath(std::string_view path);
 

@@ -16,12 +16,15 @@ TEST_P(CitationRoundTrip, ParseThenFormatIsIdentity) {
   EXPECT_EQ(*again, *c);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Fragments, CitationRoundTrip,
-    ::testing::Values("notes/a.md#L12-L34", "notes/a.md#L12", "papers/book.pdf#p=3",
-                      "photos/x.png#xywh=1,2,30,40", "scans/letter.pdf#p=2&xywh=120,340,980,210",
-                      "rec/talk.m4a#t=822,850", "rec/talk.m4a#t=1.5,2.25&speaker=S1",
-                      "img/cat.png#caption", "my notes/한글 파일.md#L1-L2", "odd%23name.md#L3"));
+INSTANTIATE_TEST_SUITE_P(Fragments, CitationRoundTrip,
+                         ::testing::Values("notes/a.md#L12-L34", "notes/a.md#L12",
+                                           "papers/book.pdf#p=3", "photos/x.png#xywh=1,2,30,40",
+                                           "scans/letter.pdf#p=2&xywh=120,340,980,210",
+                                           "rec/talk.m4a#t=00:13:42,00:14:10",
+                                           "rec/talk.m4a#t=00:00:01.5,00:00:02.25&speaker=S1",
+                                           "rec/long.m4a#t=01:02:03.004,10:00:00",
+                                           "img/cat.png#caption", "my notes/한글 파일.md#L1-L2",
+                                           "odd%23name.md#L3"));
 
 TEST(CitationTest, FieldsOfLineCitation) {
   auto c = Citation::Parse("notes/a.md#L12-L34");
@@ -38,6 +41,24 @@ TEST(CitationTest, PathWithHashIsEscaped) {
   auto back = Citation::Parse(c.ToUri());
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back->path, "c#/notes.md");
+}
+
+TEST(CitationTest, SecondsAreAcceptedAndWrittenAsClockTime) {
+  auto c = Citation::Parse("a.wav#t=822,850.5");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->start_ms, 822000u);
+  EXPECT_EQ(c->end_ms, 850500u);
+  EXPECT_EQ(c->ToUri(), "a.wav#t=00:13:42,00:14:10.5");
+}
+
+TEST(CitationTest, MediaTimesAreSecondsOrClockTime) {
+  EXPECT_EQ(ParseMediaTime("62.5"), 62500u);
+  EXPECT_EQ(ParseMediaTime("1:02.5"), 62500u);
+  EXPECT_EQ(ParseMediaTime("00:01:02.500"), 62500u);
+  EXPECT_EQ(ParseMediaTime("1:02:03"), 3723000u);
+  for (const char* bad : {"", "x", "-1", "1.2345", "1:2:3:4", "1.5:00"}) {
+    EXPECT_EQ(ParseMediaTime(bad), std::nullopt) << bad;
+  }
 }
 
 TEST(CitationTest, ClockTimeIsAccepted) {

@@ -262,7 +262,10 @@ CanonicalDocument AudioExtractor::Document(const ExtractInput& input, const Tran
   const int64_t length_ms = std::max(info.value("duration_ms", int64_t{0}), transcript.done_ms);
   json kept = json::object();
   for (const char* tag : kKeptTags) {
-    if (tags.contains(tag) && tags[tag].is_string()) kept[tag] = Nfc(tags[tag].get<std::string>());
+    // "und" is a container's way of saying it does not know the language.
+    if (tags.contains(tag) && tags[tag].is_string() && tags[tag] != "und") {
+      kept[tag] = Nfc(tags[tag].get<std::string>());
+    }
   }
   const std::string name = FileName(input.workspace_path);
 
@@ -277,6 +280,8 @@ CanonicalDocument AudioExtractor::Document(const ExtractInput& input, const Tran
     if (kept.contains(tag)) description.text += " — " + kept[tag].get<std::string>();
   }
   description.text += " — recording, " + Clock(length_ms);
+  // Stored as the block's alt text (an audio_ref keeps no other text), as an image's is.
+  description.alt = description.text;
   doc.blocks.push_back(std::move(description));
 
   std::string sample;

@@ -24,7 +24,9 @@ constexpr std::array kExtensions = {
     ExtensionKind{"tiff", MediaKind::kImage},        ExtensionKind{"bmp", MediaKind::kImage},
     ExtensionKind{"m4a", MediaKind::kAudio},         ExtensionKind{"mp3", MediaKind::kAudio},
     ExtensionKind{"wav", MediaKind::kAudio},         ExtensionKind{"flac", MediaKind::kAudio},
-    ExtensionKind{"ogg", MediaKind::kAudio},
+    ExtensionKind{"ogg", MediaKind::kAudio},         ExtensionKind{"oga", MediaKind::kAudio},
+    ExtensionKind{"opus", MediaKind::kAudio},        ExtensionKind{"webm", MediaKind::kAudio},
+    ExtensionKind{"aac", MediaKind::kAudio},
 };
 
 struct NamedLanguage {

@@ -1,7 +1,7 @@
 // The audio extractor (parse/extractor.h): wav, flac, mp3, ogg/opus, m4a/aac and webm, read
 // by the kebab-audio worker (FFmpeg to 16 kHz mono, utterances cut at pauses, pocketsphinx).
 // Each utterance becomes a paragraph block whose span is its time range, cited
-// `talk.m4a#t=12.5,19.04`; a description block (file name, the tags' title, artist, album
+// `talk.m4a#t=00:00:12.5,00:00:19.04`; a description block (file name, the tags' title, artist, album
 // and date, the length) spans the whole recording, so one without speech is still found.
 // The transcript is cached by the Transcriber (parse/audio.h); an interrupted one goes on
 // where it stopped. Module-private.
