@@ -55,7 +55,7 @@ class CodeTest(KebabTestCase):
         self.assertEqual((report["new"], report["errors"]), (4, 0), report)
         self.assertEqual(report["skipped_generated"], 2, report)
         items = {i["doc_path"]: i for i in report["items"]}
-        self.assertEqual(items["src/retry.rs"]["chunker_version"], "code-v3")
+        self.assertEqual(items["src/retry.rs"]["chunker_version"], "code-v4")
 
         hit = self.search("retry failed upload backoff", "--k", "3")["hits"][0]
         c = hit["citation"]
