@@ -37,11 +37,12 @@ std::vector<Piece> Split(const Block& b, size_t max, const std::vector<uint64_t>
   std::vector<Piece> pieces;
   Piece cur;
   size_t cur_tokens = 0;
+  size_t cur_kept = 0;  // cur.text's size up to its last non-blank line, that line's LF left out
   auto flush = [&] {
-    while (!cur.text.empty() && cur.text.back() == '\n') cur.text.pop_back();
+    cur.text.resize(cur_kept);
     if (!cur.text.empty()) pieces.push_back(std::move(cur));
     cur = Piece{};
-    cur_tokens = 0;
+    cur_tokens = cur_kept = 0;
   };
   size_t pos = 0;
   for (size_t k = 0; pos <= b.text.size(); ++k) {
@@ -61,9 +62,12 @@ std::vector<Piece> Split(const Block& b, size_t max, const std::vector<uint64_t>
     if (cur.text.empty() && blank) continue;  // a piece starts at its first non-blank line
     if (cur.text.empty()) cur.start = line;
     cur.text.append(text);
+    if (!blank) {
+      cur.end = line;
+      cur_kept = cur.text.size();
+    }
     cur.text += '\n';
     cur_tokens += tokens;
-    if (!blank) cur.end = line;
   }
   flush();
   return pieces;

@@ -69,13 +69,14 @@ TEST(CodeChunkerTest, AnOverlongUnitSplitsAtBlankLinesIntoParts) {
 }
 
 // A Rust function: doc comment and signature (lines 1-3), then `n` statements of about 11
-// tokens each, a blank line after every fifth, then its closing brace.
+// tokens each, a blank line (its indentation left behind) after every fifth, then its
+// closing brace.
 std::string LongFunction(int n) {
   std::string body =
       "/// Sums the squares of the first values.\n/// Used by the report.\nfn sum() {\n";
   for (int i = 0; i < n; ++i) {
     body += "    let value_" + std::to_string(i) + " = compute(" + std::to_string(i) + ");\n";
-    if (i % 5 == 4) body += "\n";
+    if (i % 5 == 4) body += "    \n";
   }
   return body + "}";
 }
@@ -102,8 +103,10 @@ TEST(CodeChunkerTest, ADefinitionOverAQuarterOfTheTargetSplitsHeadFirst) {
     const SourceSpan& s = chunks[i].source_spans.at(0);
     EXPECT_GE(s.start, next) << i;
     EXPECT_LE(chunks[i].token_estimate, 125) << i;
-    // A part starts and ends on a line of code, never on a blank one.
-    EXPECT_NE(chunks[i].text.front(), '\n') << i;
+    // A part starts and ends on a line of code, never on a blank one, and is its lines.
+    const std::string& text = chunks[i].text;
+    EXPECT_NE(text.substr(0, text.find('\n')).find_first_not_of(' '), std::string::npos) << i;
+    EXPECT_NE(text.back(), ' ') << i;
     EXPECT_EQ(static_cast<uint64_t>(std::count(chunks[i].text.begin(), chunks[i].text.end(), '\n')),
               s.end - s.start)
         << i;
