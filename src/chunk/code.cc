@@ -75,15 +75,15 @@ std::vector<Piece> Split(const Block& b, size_t max, const std::vector<uint64_t>
 
 // A definition with a head (a Tier 1 unit: its signature, doc comment or docstring) longer
 // than target_tokens / kUnitShareOfTarget splits into parts: its head first, then its body.
-// BM25 weighs a word by the length of the chunk holding it, so a question in the words of a
-// docstring should meet the docstring in a chunk about as long as a paragraph's share of it,
-// not diluted by the whole body. bench/code_bench.py's symbol lookup (300 docstring questions
-// on Python's standard library) measured the cap, hit@1/hit@10/MRR@10: 0.840/0.970/0.889
-// with whole units up to max_chunk_tokens, 0.860/0.977/0.905 at 500 tokens, 0.883/0.980/0.921
-// at 250, 0.887/0.990/0.931 at 150, 0.920/0.990/0.948 at 125 (a quarter of the default 500),
-// 0.897/0.987/0.935 at 100; the same files as plain paragraphs 0.877/0.980/0.912.
-// Units without a head (manifests, build stages, resources, `<top-level>` glue) are read
-// whole up to max_chunk_tokens: no part of them speaks for the rest.
+// BM25 discounts a word by the length of the chunk holding it, so a question in the words
+// of a docstring should meet the docstring in a chunk of about its own size rather than
+// diluted by a long body, and each part cites lines a reader can take in. bench/code_bench.py's
+// symbol lookup (300 docstring questions on Python's standard library) measured the cap,
+// hit@1/hit@10/MRR@10: 0.840/0.970/0.889 with whole units up to max_chunk_tokens, 0.860/0.977/0.905
+// at 500 tokens, 0.883/0.980/0.921 at 250, 0.887/0.990/0.931 at 150, 0.920/0.990/0.948 at 125 (a
+// quarter of the default 500), 0.897/0.987/0.935 at 100; the same files as plain paragraphs
+// 0.877/0.980/0.912. Units without a head (manifests, build stages, resources, `<top-level>` glue)
+// are read whole up to max_chunk_tokens: no part of them speaks for the rest.
 constexpr size_t kUnitShareOfTarget = 4;
 
 // Tier 3 windows share this share of their lines (at least one) with the window before: a
