@@ -47,6 +47,7 @@ kebab's hit@10 above plain paragraphs' and ripgrep's. Numbers are printed, never
 Prerequisites: Debian's universal-ctags and ripgrep (`apt-get install -y universal-ctags
 ripgrep`), and the floor binary (`ninja -C build kebab_code_parse_floor`).
 Usage: bench/code_bench.py [--quick] [--symbols N] [--queries N] [--kebab PATH] [--json-out PATH]
+                          [--misses N]
 """
 import argparse
 import ast
@@ -224,24 +225,27 @@ def overlaps(a0, a1, b0, b1):
 def kebab_rank(kebab, query, answer, strip=""):
     """The 1-based ranks of the first hit citing the answer's file with lines overlapping the
     answer's, and of the first whose cited lines lie at least half inside the answer's (a
-    citation that points at the definition rather than at a region holding it); None if none."""
+    citation that points at the definition rather than at a region holding it), None if none;
+    and the top 10 citations as `path#Lstart-Lend symbol`."""
     _, rel, start, end = answer
     p = run(kebab.base + ["--json", "search", "--k", "10", query], env=kebab.env)
     if p.returncode not in (0, 1):
         sys.exit(f"kebab search failed ({p.returncode}): {p.stderr[-2000:]}")
     hits = json.loads(p.stdout).get("hits") or []
     rank = precise = None
+    cited = []
     for i, hit in enumerate(hits[:10]):
         c = hit["citation"]
         path, a, b = c.get("path", ""), c.get("line_start", 0), c.get("line_end", 0)
         if strip and path.endswith(strip):
             path = path[:-len(strip)]
+        cited.append(f"{path}#L{a}-L{b} {c.get('symbol') or ''}".rstrip())
         if path != rel or not overlaps(a, b, start, end):
             continue
         rank = rank or i + 1
         if 2 * (min(b, end) - max(a, start) + 1) >= b - a + 1:
             precise = precise or i + 1
-    return rank, precise
+    return rank, precise, cited
 
 
 def rg_rank(py_root, words, answer):
@@ -286,12 +290,17 @@ def symbol_lookup(args, work, pairs):
     plain_kebab.ingest()
     df = document_frequency(ast_root)
     ranks = collections.defaultdict(list)
-    for q, rel, start, end, _ in queries:
+    misses = []
+    for q, rel, start, end, symbol in queries:
         answer = (q, rel, start, end)
+        cited = {}
         for name, k, strip in (("kebab", ast_kebab, ""), ("plain", plain_kebab, ".lua")):
-            rank, precise = kebab_rank(k, q, answer, strip)
+            rank, precise, cited[name] = kebab_rank(k, q, answer, strip)
             ranks[name].append(rank)
             ranks[name + "_precise"].append(precise)
+        ast, plain = ranks["kebab"][-1], ranks["plain"][-1]
+        if ast is None or (plain is not None and plain < ast):
+            misses.append((q, f"{rel}#L{start}-L{end} {symbol}", ast, plain, cited))
         rare = sorted({w.lower() for w in WORD.findall(q)}, key=lambda w: (df[w], w))[:2]
         ranks["ripgrep"].append(rg_rank(ast_root, rare, answer))
     out = {"queries": len(queries), "candidates": candidates,
@@ -299,7 +308,19 @@ def symbol_lookup(args, work, pairs):
            "kebab_plain_paragraphs": scores(ranks["plain"], ranks["plain_precise"])}
     if shutil.which("rg"):
         out["ripgrep"] = scores(ranks["ripgrep"], ranks["ripgrep"])  # one line: always precise
-    return queries, out
+    return queries, out, misses
+
+
+def print_misses(misses, n):
+    """The first n queries AST chunks missed (overlap rule) or ranked below plain paragraphs,
+    with both top fives."""
+    print(f"== {len(misses)} queries AST chunks missed or ranked below plain paragraphs"
+          f"{f' (first {n})' if len(misses) > n else ''}")
+    for q, answer, ast, plain, cited in misses[:n]:
+        print(f"query   {q!r}\nanswer  {answer}\n  AST rank {ast}, plain rank {plain}")
+        for name in ("kebab", "plain"):
+            for i, c in enumerate(cited[name][:5]):
+                print(f"  {name:5s} {i + 1:2d}. {c}")
 
 
 # ---------------------------------------------------------------------------------- search
@@ -353,6 +374,9 @@ def main():
     ap.add_argument("--floor", default=FLOOR)
     ap.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "kebab-code-bench"))
     ap.add_argument("--json-out", metavar="PATH", help="also write the numbers there as JSON")
+    ap.add_argument("--misses", type=int, default=0, metavar="N",
+                    help="print the first N symbol queries AST chunks missed or ranked below "
+                         "plain paragraphs, with both top fives")
     args = ap.parse_args()
     args.symbols = args.symbols or (60 if args.quick else 300)
     args.queries = args.queries or (40 if args.quick else 200)
@@ -387,7 +411,7 @@ def main():
               f"{c['peak_rss_mb']:.0f} MB, {c['tags']} tags ({c['version']}); kebab / ctags "
               f"{ing['kebab_over_ctags']:.2f}x (target < 1)", flush=True)
 
-    queries, sym = symbol_lookup(args, args.work, pairs)
+    queries, sym, misses = symbol_lookup(args, args.work, pairs)
     print(f"== symbol lookup: {sym['queries']} queries (of {sym['candidates']} documented "
           "symbols), Python files only")
     for name in ("kebab_ast", "kebab_plain_paragraphs", "ripgrep"):
@@ -397,6 +421,8 @@ def main():
                   f"MRR@10 {s['mrr_at_10']:.3f} | precise: hit@1 {s['precise_hit_at_1']:.3f}  "
                   f"hit@10 {s['precise_hit_at_10']:.3f}  MRR@10 {s['precise_mrr_at_10']:.3f}",
                   flush=True)
+    if args.misses:
+        print_misses(misses, args.misses)
 
     # Latency queries: the symbol questions and the symbols' names, alternating.
     names = [" ".join(identifier_pieces(q[4])) for q in queries]

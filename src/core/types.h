@@ -73,6 +73,7 @@ struct Block {
   bool ordered = false;                        // kList
   std::vector<std::string> items;              // kList: one entry per item
   std::string lang;                            // kCode: fence info string, may be empty
+  uint32_t head_end = 0;                       // kCode unit: its head's last line, or 0
   std::vector<std::string> headers;            // kTable
   std::vector<std::vector<std::string>> rows;  // kTable
   std::string src, alt;                        // kImageRef / kAudioRef

@@ -196,6 +196,7 @@ Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) cons
         if (!Blank(body)) {
           blocks.push_back(
               CodeBlock(std::move(body), u.start_line, u.end_line, language.name, u.symbol));
+          blocks.back().head_end = u.head_end_line;
         }
         for (uint32_t n = u.start_line; n <= u.end_line && n <= lines.size(); ++n) {
           covered[n - 1] = true;

@@ -1,5 +1,6 @@
 #include "parse/internal/code_units.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "parse/internal/code_lang.h"
@@ -85,6 +86,7 @@ class UnitFinder {
         u.end_line = LastRow(child) + 1;
         u.has_error = ts_node_has_error(child);
         AttachDoc(node, i, match->node, &u);
+        u.head_end_line = HeadEnd(match->node, u);
         units_.push_back(std::move(u));
       }
       TSNode body = spec_.Body(match->node);
@@ -95,6 +97,21 @@ class UnitFinder {
   std::vector<CodeUnit> Take() { return std::move(units_); }
 
  private:
+  // CodeUnit::head_end_line of `u`, whose definition node is `unit`. Its grammar's `body`
+  // field, not spec_.Body (which may be null where a body holds no units: a Go function).
+  uint32_t HeadEnd(TSNode unit, const CodeUnit& u) const {
+    TSNode body = Field(unit, "body");
+    if (ts_node_is_null(body)) return 0;
+    const uint32_t body_row = ts_node_start_point(body).row;  // 0-based
+    if (spec_.DocstringInBody()) {
+      // The docstring is the body's first statement; without one the head ends on the line
+      // before the body (`def f():` then its statements), or on it (`def f(): pass`).
+      if (!u.doc.empty()) return LastRow(ts_node_named_child(body, 0)) + 1;
+      return std::max(u.start_line, body_row);
+    }
+    return body_row + 1;  // the line the body's brace opens on
+  }
+
   void AttachDoc(TSNode parent, uint32_t index, TSNode unit, CodeUnit* u) const {
     if (spec_.DocstringInBody()) {
       TSNode body = spec_.Body(unit);

@@ -1,5 +1,5 @@
 // Code units found in Python and Rust sources by their tree-sitter grammars: symbols, kinds,
-// lines with doc comments and decorators, and units around a syntax error.
+// lines with doc comments and decorators, heads, and units around a syntax error.
 #include "parse/internal/code_units.h"
 
 #include <gtest/gtest.h>
@@ -29,6 +29,10 @@ TEST(CodeUnitsTest, PythonFunctionsClassesMethodsAndDocstrings) {
                                 {"app.upload.Uploader.send", "method", 9, 11}}));
   EXPECT_EQ((*units)[0].doc, "\"\"\"Uploads a file, retrying.\"\"\"");
   EXPECT_EQ((*units)[1].doc, "\"\"\"Sends files.\"\"\"");
+  // Heads end with the docstring, or with the signature when there is none.
+  EXPECT_EQ((*units)[0].head_end_line, 4u);
+  EXPECT_EQ((*units)[1].head_end_line, 8u);
+  EXPECT_EQ((*units)[2].head_end_line, 10u);
 }
 
 TEST(CodeUnitsTest, RustItemsImplsAndDocComments) {
@@ -59,6 +63,11 @@ TEST(CodeUnitsTest, RustItemsImplsAndDocComments) {
                                 {"net::retry::tests::doubles", "function", 16, 16}}));
   EXPECT_EQ((*units)[0].doc, "/// How long to wait.\n/// Doubles each time.");
   EXPECT_EQ((*units)[2].doc, "/// The next wait.");
+  // A head ends on the line its body opens on; a doc comment above is in it.
+  EXPECT_EQ((*units)[0].head_end_line, 6u);
+  EXPECT_EQ((*units)[1].head_end_line, 8u);
+  EXPECT_EQ((*units)[2].head_end_line, 10u);
+  EXPECT_EQ((*units)[4].head_end_line, 16u);
 }
 
 TEST(CodeUnitsTest, UnitsAroundASyntaxErrorAreStillFound) {

@@ -2,7 +2,8 @@
 """Source code end to end: a small mixed repository (notes, Rust, Python, a shell script, a
 lock file, minified JavaScript) ingested by the real kebab; hits cite lines with kind code,
 the symbol and the language, and the cited lines read back exactly. Identifiers are found by
-their words in any spelling, and a query naming one ranks its definitions first."""
+their words in any spelling, and a query naming one ranks its definitions first. A long
+definition is cut into parts, its head (signature and docstring) first."""
 import json
 import unittest
 
@@ -55,7 +56,7 @@ class CodeTest(KebabTestCase):
         self.assertEqual((report["new"], report["errors"]), (4, 0), report)
         self.assertEqual(report["skipped_generated"], 2, report)
         items = {i["doc_path"]: i for i in report["items"]}
-        self.assertEqual(items["src/retry.rs"]["chunker_version"], "code-v3")
+        self.assertEqual(items["src/retry.rs"]["chunker_version"], "code-v4")
 
         hit = self.search("retry failed upload backoff", "--k", "3")["hits"][0]
         c = hit["citation"]
@@ -79,6 +80,31 @@ class CodeTest(KebabTestCase):
         human = self.sb.run("search", "retry failed upload backoff")
         self.assertIn("src/retry.rs#L3-L6", human.stdout)
         self.assertIn("retry::retry_upload", human.stdout)
+
+    def test_a_long_definition_is_found_by_its_head(self):
+        # 40 statements after the docstring: well over a quarter of target_tokens, so the
+        # function is cut into parts, its head (lines 4-8) first.
+        body = "".join(f"    total_{i} = scan(root, {i}) * {i}\n" + ("\n" if i % 8 == 7 else "")
+                       for i in range(40))
+        source = ("import os\n\n\ndef mirror_tree(src, dst):\n"
+                  '    """Copies every changed file from the source folder into the mirror.\n\n'
+                  '    Skips those whose size and modification time match.\n    """\n'
+                  + body + "    return total_39\n")
+        self.sb.write("app/sync.py", source)
+        self.ingest()
+        hit = self.search("copies changed file source folder mirror")["hits"][0]
+        c = hit["citation"]
+        self.assertRegex(c["symbol"], r"^app\.sync\.mirror_tree \[part 1/\d+\]$")
+        self.assertEqual((c["line_start"], c["line_end"]), (4, 8))
+        span = self.kjson("fetch", "span", hit["doc_id"], "4", "8", schema="fetch_result")
+        self.assertEqual(span["text"].splitlines(), source.splitlines()[3:8])
+        # A statement of the body is cited within its own part's lines.
+        c = self.search("total_23")["hits"][0]["citation"]
+        line = source.splitlines().index("    total_23 = scan(root, 23) * 23") + 1
+        self.assertRegex(c["symbol"], r"^app\.sync\.mirror_tree \[part [2-9]/\d+\]$")
+        self.assertLessEqual(c["line_start"], line)
+        self.assertGreaterEqual(c["line_end"], line)
+        self.assertLess(c["line_end"] - c["line_start"], 20)
 
 
 LOAD_TS = """import { readFileSync } from "fs";

@@ -2,11 +2,12 @@
 // lines with its language (`src/retry.rs#L40-L77`, kind code). Languages with a grammar
 // (code_units.h, Tier 1) give one block per function, method, class, struct, enum, trait or
 // impl, named by its qualified symbol, and `<top-level>` blocks for the imports and glue
-// between them. Manifests, Dockerfiles, Kubernetes YAML and shell scripts (code_lines.h,
-// Tier 2) give a block per package, build stage, resource or function, and `<top-level>`
-// blocks for the rest. Every other text source file, and a Tier 2 file its reader finds no
-// unit in, gives one block per blank-line paragraph (Tier 3). Lines are counted at LF, as
-// tree-sitter counts rows. Module-private.
+// between them; each unit's block carries the last line of its head (Block::head_end: doc
+// comment, signature, docstring), where the code chunker may cut it. Manifests, Dockerfiles,
+// Kubernetes YAML and shell scripts (code_lines.h, Tier 2) give a block per package, build stage,
+// resource or function, and `<top-level>` blocks for the rest. Every other text source file, and a
+// Tier 2 file its reader finds no unit in, gives one block per blank-line paragraph (Tier 3). Lines
+// are counted at LF, as tree-sitter counts rows. Module-private.
 #pragma once
 
 #include <optional>

@@ -51,6 +51,10 @@ struct CodeUnit {
   uint32_t start_line = 0, end_line = 0;  // 1-based, inclusive
   std::string doc;                        // the doc comment or docstring, as written
   bool has_error = false;                 // the unit holds a syntax error
+  // The last line of its head, which the code chunker keeps together: its doc comment,
+  // decorators and signature down to the line its body opens on, and its docstring (Python);
+  // 0 when its grammar gives it no body.
+  uint32_t head_end_line = 0;
 };
 
 // The units of `source`, the file at `workspace_path`, in source order (a container before
