@@ -10,6 +10,7 @@
 #include "app/internal/session_state.h"
 #include "app/internal_store.h"
 #include "llm/open.h"
+#include "parse/audio.h"
 #include "parse/extractor.h"
 #include "store/migrations.h"
 
@@ -114,6 +115,18 @@ DoctorReport Doctor(Session* session, const Status& load_status, const std::stri
   } else {
     add("ocr", true, "off ([ingest.ocr] enabled = false): scans and images are found by name only",
         "");
+  }
+  // Transcription: the audio worker runs and the configured pocketsphinx model is there.
+  if (config->ingest.audio_enabled) {
+    parse::TranscriptionSettings settings;
+    settings.pocketsphinx_model = config->ingest.audio_pocketsphinx_model;
+    Result<std::string> checked = parse::Transcriber(settings, nullptr).Check();
+    add("transcription", checked.ok(),
+        checked.ok() ? *checked + "; English only" : checked.status().message(),
+        checked.ok() ? "" : checked.status().hint());
+  } else {
+    add("transcription", true,
+        "off ([ingest.audio] enabled = false): recordings are found by name only", "");
   }
   // Captions: the vision model's server answers and lists the model.
   if (config->ingest.caption_enabled) {

@@ -29,11 +29,8 @@ constexpr const char* kKeptTags[] = {"title", "artist", "album",   "album_artist
 std::string Transcript::ToJson() const {
   json segs = json::array();
   for (const Segment& s : segments) segs.push_back({s.start_ms, s.end_ms, s.text});
-  return json{{"info", info},
-              {"segments", segs},
-              {"complete", complete},
-              {"resume_ms", resume_ms},
-              {"done_ms", done_ms}}
+  return json{{"info", info},           {"segments", segs},   {"complete", complete},
+              {"resume_ms", resume_ms}, {"done_ms", done_ms}, {"resumed_from_ms", resumed_from_ms}}
       .dump();
 }
 
@@ -45,6 +42,7 @@ std::optional<Transcript> Transcript::FromJson(const std::string& text) {
   t.complete = j.value("complete", false);
   t.resume_ms = j.value("resume_ms", int64_t{0});
   t.done_ms = j.value("done_ms", int64_t{0});
+  t.resumed_from_ms = j.value("resumed_from_ms", int64_t{0});
   for (const json& s : j["segments"]) {
     if (!s.is_array() || s.size() != 3 || !s[0].is_number_unsigned() ||
         !s[1].is_number_unsigned() || !s[2].is_string()) {
@@ -171,6 +169,7 @@ Status AudioExtractor::Transcribe(const ExtractInput& input, Transcript* out, bo
         settings.base_seconds + settings.seconds_per_audio_second * audio_seconds));
     std::vector<std::string> argv = {transcriber.worker_path(), "--model",
                                      settings.pocketsphinx_model};
+    transcript.resumed_from_ms = transcript.resume_ms;
     if (transcript.resume_ms > 0) {
       argv.push_back("--from-ms");
       argv.push_back(std::to_string(transcript.resume_ms));
@@ -325,6 +324,10 @@ CanonicalDocument AudioExtractor::Document(const ExtractInput& input, const Tran
                                    {"signature", input.transcriber->Signature()},
                                    {"segments", transcript.segments.size()},
                                    {"cached", from_cache}};
+    // A transcript finished after an interruption says where the last run took it up.
+    if (transcript.resumed_from_ms > 0) {
+      metadata.user["transcript"]["resumed_from_ms"] = transcript.resumed_from_ms;
+    }
   }
   doc.provenance.push_back(
       {NowRfc3339(), kAgent, "transcribed",

@@ -11,13 +11,15 @@ plumbing (times, containers, caching, citations) with the words it did hear, not
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import tempfile
 import unittest
 import wave
 
-from kebab_e2e import EXIT_ERROR, EXIT_NO_RESULT, EXIT_OK, KebabTestCase, kebab_bin
+from kebab_e2e import (EXIT_INTERRUPTED, EXIT_UNHEALTHY, KebabTestCase, ingest_stream_errors, kebab_bin,
+                       read_ndjson_until)
 
 SENTENCES = [
     "Display the current weather conditions in your terminal.",
@@ -241,6 +243,34 @@ class AudioIngestTest(KebabTestCase):
         self.assertTrue(doc2["metadata"]["user"]["transcript"]["cached"])
         self.assertEqual(segs2, segs)
 
+    @unittest.skipIf("TSAN_OPTIONS" in os.environ,
+                     "ThreadSanitizer delays signal handlers (see test_interrupt)")
+    def test_ctrl_c_keeps_what_was_transcribed_and_the_next_ingest_goes_on(self):
+        wav, _ = speech(len(SENTENCES))
+        with wave.open(wav) as w:
+            params, frames = w.getparams(), w.readframes(w.getnframes())
+        with wave.open(self.sb.path("long.wav"), "wb") as out:  # the talk three times over
+            out.setparams(params)
+            out.writeframes((frames + b"\0\0" * int(GAP * params.framerate)) * 3)
+        proc = self.sb.popen("--json", "ingest")
+        lines, rest = read_ndjson_until(
+            proc, lambda e: e.get("kind") == "asset_progress" and e.get("unit") == "second"
+            and e["done"] >= 30, timeout=120)
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, EXIT_INTERRUPTED, err.decode("utf-8", "replace"))
+        stream = (b"\n".join(lines) + b"\n" + rest + out).decode("utf-8")
+        self.assertEqual(ingest_stream_errors(stream), [])
+        self.assertTrue(json.loads(stream.splitlines()[-1])["aborted"])
+        _, report = self.ingest()
+        self.assertEqual((report["new"], report["errors"]), (1, 0), report)
+        doc, segs = self.segments(report["items"][0]["doc_id"])
+        transcript = doc["metadata"]["user"]["transcript"]
+        self.assertGreater(transcript.get("resumed_from_ms", 0), 10000, transcript)
+        self.assertEqual(len(segs), 3 * len(SENTENCES), segs)
+        starts = [s for s, _, _ in segs]
+        self.assertEqual(starts, sorted(starts))  # nothing twice, nothing out of order
+
     def test_broken_empty_and_silent_recordings_are_told_and_the_rest_is_indexed(self):
         wav, _ = speech(3)
         shutil.copy(wav, self.sb.path("good.wav"))
@@ -283,6 +313,15 @@ class AudioIngestTest(KebabTestCase):
         item = report["items"][0]
         self.assertEqual(item["kind"], "error", item)
         self.assertIn("/nonexistent/en-us", item["error"])
+        doctor = self.kjson("doctor", schema="doctor", rc=EXIT_UNHEALTHY)
+        [check] = [c for c in doctor["checks"] if c["name"] == "transcription"]
+        self.assertFalse(check["ok"], check)
+        self.assertIn("pocketsphinx-en-us", check["hint"])
+        self.sb.write_config('[models.embedding]\nprovider = "none"\n')
+        doctor = self.kjson("doctor", schema="doctor")
+        [check] = [c for c in doctor["checks"] if c["name"] == "transcription"]
+        self.assertTrue(check["ok"], check)
+        self.assertIn("kebab-audio", check["detail"])
 
     def test_transcription_off_indexes_the_name_alone(self):
         wav, _ = speech(3)

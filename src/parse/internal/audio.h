@@ -1,10 +1,10 @@
 // The audio extractor (parse/extractor.h): wav, flac, mp3, ogg/opus, m4a/aac and webm, read
 // by the kebab-audio worker (FFmpeg to 16 kHz mono, utterances cut at pauses, pocketsphinx).
 // Each utterance becomes a paragraph block whose span is its time range, cited
-// `talk.m4a#t=00:00:12.5,00:00:19.04`; a description block (file name, the tags' title, artist, album
-// and date, the length) spans the whole recording, so one without speech is still found.
-// The transcript is cached by the Transcriber (parse/audio.h); an interrupted one goes on
-// where it stopped. Module-private.
+// `talk.m4a#t=00:00:12.5,00:00:19.04`; a description block (file name, the tags' title, artist,
+// album and date, the length) spans the whole recording, so one without speech is still found. The
+// transcript is cached by the Transcriber (parse/audio.h); an interrupted one goes on where it
+// stopped. Module-private.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -29,8 +29,9 @@ struct Transcript {
   nlohmann::json info;  // the worker's info line: length, codec, tags
   std::vector<Segment> segments;
   bool complete = false;
-  int64_t resume_ms = 0;  // every utterance starting before this has been transcribed
-  int64_t done_ms = 0;    // audio decoded
+  int64_t resume_ms = 0;        // every utterance starting before this has been transcribed
+  int64_t done_ms = 0;          // audio decoded
+  int64_t resumed_from_ms = 0;  // where the run that finished it began (0: from the start)
 
   std::string ToJson() const;
   // nullopt for an entry that is not a transcript (it is then transcribed again).
