@@ -459,6 +459,25 @@ class SearchTest(McpCase):
             self.tool_error(s, "search", {"query": "borrow", "code_langs": ["r$"]},
                             "invalid_input")
 
+    @unittest.skipUnless(shutil.which("espeak-ng") and shutil.which("ffmpeg"),
+                         "espeak-ng and ffmpeg make the recording")
+    def test_a_time_citation_reads_back_through_fetch(self):
+        from test_audio import speech
+        wav, _ = speech(3)
+        shutil.copy(wav, self.sb.path("talk.wav"))
+        self.ingest()
+        with self.session() as s:
+            hit = self.tool(s, "search", {"query": "talk", "media": ["audio"]})["hits"][0]
+            c = hit["citation"]
+            self.assertEqual(c["kind"], "time")
+            span = self.tool(s, "fetch", {"kind": "span", "id": hit["doc_id"],
+                                          "start_ms": c["start_ms"], "end_ms": c["end_ms"]})
+            self.assertTrue(span["text"])
+            self.assertEqual(span["citation"]["kind"], "time")
+            self.tool_error(s, "fetch", {"kind": "span", "id": hit["doc_id"], "start_ms": 0,
+                                         "end_ms": 10, "line_start": 1, "line_end": 2},
+                            "invalid_input")
+
     def test_paging_with_cursor(self):
         with self.session() as s:
             seen, cursor = [], None

@@ -197,13 +197,18 @@ Result<ToolOutput> FetchTool(app::Session& session, const json& args, const Call
   const int max_tokens = args.value("max_tokens", 0);
   const bool lines = args.contains("line_start") && args.contains("line_end");
   const bool pages = args.contains("page_start");
-  if (kind == "span" && lines == pages) {
-    return InvalidInput("kind span needs line_start and line_end, or page_start (and page_end)",
-                        "take them from a hit's citation: start and end, or page");
+  const bool times = args.contains("start_ms") && args.contains("end_ms");
+  if (kind == "span" && int{lines} + int{pages} + int{times} != 1) {
+    return InvalidInput(
+        "kind span needs line_start and line_end, page_start (and page_end), or start_ms and "
+        "end_ms",
+        "take them from a hit's citation: start and end, page, or start_ms and end_ms");
   }
   Result<app::FetchResult> r =
       kind == "chunk" ? app::FetchChunk(session, id, args.value("context", 0))
       : kind == "doc" ? app::FetchDocument(session, id, max_tokens)
+      : times         ? app::FetchTime(session, id, args["start_ms"].get<uint64_t>(),
+                                       args["end_ms"].get<uint64_t>(), max_tokens)
       : pages         ? app::FetchPages(session, id, args["page_start"].get<int>(),
                                         args.value("page_end", args["page_start"].get<int>()), max_tokens)
                       : app::FetchSpan(session, id, args["line_start"].get<int>(),
@@ -324,7 +329,8 @@ std::vector<Tool> MakeTools() {
       {"fetch", "Read a document, a chunk, a line range or PDF pages",
        "Reads what a hit cites: kind chunk (a chunk_id, with `context` neighbouring chunks), "
        "doc (a doc_id: the whole document) or span (a doc_id and line_start..line_end, as a "
-       "line citation's start and end; or page_start..page_end, as a page citation's page).",
+       "line citation's start and end; page_start..page_end, as a page citation's page; or "
+       "start_ms..end_ms, as a time citation's: what was said then).",
        Object(
            {{"kind", Enum("What to read.", {"chunk", "doc", "span"})},
             {"id", Str("chunk_id for kind chunk; doc_id for doc and span.")},
@@ -333,7 +339,11 @@ std::vector<Tool> MakeTools() {
             {"line_start", Int("kind span: first line, 1-based.", 1)},
             {"line_end", Int("kind span: last line, inclusive.", 1)},
             {"page_start", Int("kind span of a PDF: first page, 1-based.", 1)},
-            {"page_end", Int("kind span of a PDF: last page, inclusive (default page_start).", 1)}},
+            {"page_end", Int("kind span of a PDF: last page, inclusive (default page_start).", 1)},
+            {"start_ms", Int("kind span of a recording: start of the stretch, milliseconds (a time "
+                             "citation's start_ms).",
+                             0)},
+            {"end_ms", Int("kind span of a recording: its end, milliseconds.", 0)}},
            {"kind", "id"}),
        WireSchema("fetch_result"), false, true, FetchTool},
       {"list_docs", "List indexed documents",
