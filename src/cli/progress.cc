@@ -29,9 +29,9 @@ void ProgressBar::OnEvent(const app::IngestEvent& e) {
       current_ = e.path;
       break;
     case K::kAssetProgress:
-      // A long file being read (its pages), ahead of its turn to be written.
-      current_ = e.path + " (" + e.unit + " " + std::to_string(e.done) + " of " +
-                 std::to_string(e.of) + ")";
+      // A long file being read (its pages, a recording's seconds), ahead of its turn to be
+      // written.
+      current_ = e.path + " " + AssetProgress(e);
       Draw(false);
       break;
     case K::kOcrStarted:
@@ -45,6 +45,7 @@ void ProgressBar::OnEvent(const app::IngestEvent& e) {
       Draw(false);
       break;
     case K::kAssetFinished:
+      pace_.erase(e.path);
       done_ = e.idx;
       Draw(false);
       break;
@@ -62,6 +63,33 @@ void ProgressBar::OnEvent(const app::IngestEvent& e) {
     default:
       break;
   }
+}
+
+std::string ProgressBar::AssetProgress(const app::IngestEvent& e) {
+  if (e.unit != "second") {
+    return "(" + e.unit + " " + std::to_string(e.done) + " of " + std::to_string(e.of) + ")";
+  }
+  auto clock = [](int64_t s) {
+    char buf[32];
+    if (s >= 3600) {
+      std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(s / 3600),
+                    static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
+    } else {
+      std::snprintf(buf, sizeof buf, "%lld:%02lld", static_cast<long long>(s / 60),
+                    static_cast<long long>(s % 60));
+    }
+    return std::string(buf);
+  };
+  const int64_t now = MonotonicMillis();
+  auto [pace, first] = pace_.try_emplace(e.path, Pace{now, e.done});
+  std::string text = "(" + clock(e.done) + " of " + clock(e.of) + " transcribed";
+  const int64_t heard = e.done - pace->second.done, took_ms = now - pace->second.ms;
+  if (!first && heard > 0 && took_ms > 0) {
+    const int64_t eta = (e.of - e.done) * took_ms / heard / 1000;
+    text +=
+        ", ETA " + (eta >= 120 ? std::to_string(eta / 60) + " min" : std::to_string(eta) + " s");
+  }
+  return text + ")";
 }
 
 void ProgressBar::Draw(bool force) {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 
 #include "app/ingest.h"
 
@@ -22,12 +23,21 @@ class ProgressBar {
 
  private:
   void Draw(bool force);
+  // "(page 3 of 41)", or for a recording "(1:30 of 45:00 transcribed, ETA 14 min)".
+  std::string AssetProgress(const app::IngestEvent& e);
+
   bool enabled_;
   int64_t total_ = 0, done_ = 0, embedded_ = 0;
   int64_t ocr_pages_ = 0, ocr_cached_ = 0;  // pages OCR has finished, of them from its cache
   int64_t start_ms_ = 0, last_draw_ms_ = 0;
   std::string current_;
   bool drawn_ = false;
+  // Recordings being transcribed: when their first progress came and how far it was then,
+  // for an ETA at the rate since.
+  struct Pace {
+    int64_t ms = 0, done = 0;
+  };
+  std::unordered_map<std::string, Pace> pace_;
 };
 
 // Writes ingest_progress.v1 lines to `out` in groups of up to 64 KiB: a fast ingest emits two

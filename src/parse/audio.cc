@@ -212,10 +212,9 @@ Status AudioExtractor::Transcribe(const ExtractInput& input, Transcript* out, bo
     if (cancelled || (input.cancel != nullptr && input.cancel->load())) {
       // What was finished stays: the next ingest goes on from resume_ms.
       if (cache != nullptr) cache->Put(key, kCacheKind, transcript.ToJson());
-      return Status(ErrorCode::kCancelled, "transcription interrupted at " +
-                                               Clock(transcript.resume_ms) +
-                                               "; the next ingest "
-                                               "goes on from there");
+      const std::string at = Clock(transcript.resume_ms);
+      return Status(ErrorCode::kCancelled,
+                    "transcription interrupted at " + at + "; the next ingest goes on from there");
     }
     const std::string code = error.is_object() ? error.value("code", "") : "";
     if (ended) {
@@ -228,6 +227,8 @@ Status AudioExtractor::Transcribe(const ExtractInput& input, Transcript* out, bo
     } else if (error.is_object()) {
       return WorkerFailure(code, error.value("message", ""));
     } else if (run.timed_out) {
+      // Kept like an interruption's: the next ingest goes on from where this one stopped.
+      if (cache != nullptr) cache->Put(key, kCacheKind, transcript.ToJson());
       return Status(ErrorCode::kTimeout,
                     "transcription took longer than its budget of " +
                         std::to_string(budget.count()) + " s (stopped at " +
