@@ -58,6 +58,12 @@ struct PipelineContext {
   source::GitRepos repos;
 };
 
+// The size past which a file of `media` is skipped: recordings have their own cap.
+uint64_t MaxFileBytes(const config::Config& config, MediaKind media) {
+  return static_cast<uint64_t>(media == MediaKind::kAudio ? config.ingest.audio_max_file_bytes
+                                                          : config.ingest.max_file_bytes);
+}
+
 std::string ParentDir(const std::string& abs_path) {
   const size_t slash = abs_path.rfind('/');
   return slash == std::string::npos || slash == 0 ? "/" : abs_path.substr(0, slash);
@@ -77,7 +83,7 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
     out.ms = MonotonicMillis() - started;
     return std::move(out);
   };
-  auto bytes = ReadFileUpTo(file.abs_path, static_cast<uint64_t>(ctx.config.ingest.max_file_bytes));
+  auto bytes = ReadFileUpTo(file.abs_path, MaxFileBytes(ctx.config, file.media));
   if (!bytes.ok()) {
     if (bytes.status().code() == ErrorCode::kInvalidInput) {
       p.result = "skipped";
@@ -217,11 +223,12 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
 // unreadable) keep their last good version, and ingest-file / ingest-stdin copies under
 // _external/ (hidden from walks on purpose) always stay.
 bool ShouldPurge(const std::string& workspace_path, const std::string& abs_path,
-                 uint64_t max_file_bytes) {
+                 const config::Config& config) {
   if (workspace_path.starts_with("_external/")) return false;
   struct stat st;
   if (::stat(abs_path.c_str(), &st) != 0) return errno == ENOENT || errno == ENOTDIR;
-  if (static_cast<uint64_t>(st.st_size) > max_file_bytes) return false;
+  const MediaKind media = source::DetectMedia(workspace_path);
+  if (static_cast<uint64_t>(st.st_size) > MaxFileBytes(config, media)) return false;
   return ::access(abs_path.c_str(), R_OK) == 0;
 }
 
@@ -335,6 +342,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   walk_options.root = report.root;
   walk_options.exclude = config.workspace.exclude;
   walk_options.max_file_bytes = static_cast<uint64_t>(config.ingest.max_file_bytes);
+  walk_options.max_audio_bytes = static_cast<uint64_t>(config.ingest.audio_max_file_bytes);
   walk_options.follow_symlinks = config.ingest.follow_symlinks;
   walk_options.media = parse::ExtractableMedia();
   walk_options.code_skip_dirs = config.ingest.code_skip_dirs;
@@ -376,10 +384,9 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     std::unordered_set<std::string> seen;
     for (const auto& f : walk.files) seen.insert(f.workspace_path);
     const std::string prefix = report.root + "/";
-    const auto max_bytes = static_cast<uint64_t>(config.ingest.max_file_bytes);
     for (const auto& [path, state] : states) {
       if (seen.count(path) || !state.source_uri.starts_with(prefix) ||
-          !ShouldPurge(path, state.source_uri, max_bytes)) {
+          !ShouldPurge(path, state.source_uri, config)) {
         continue;
       }
       KEBAB_RETURN_IF_ERROR(note_change());

@@ -49,6 +49,8 @@ struct IngestConfig {
 
   // [ingest.audio]: recordings transcribed in the kebab-audio worker (FFmpeg, pocketsphinx).
   bool audio_enabled = true;
+  // Recordings run long: an hour of speech is 30-100 MB compressed, past max_file_bytes.
+  long long audio_max_file_bytes = 1024LL * 1024 * 1024;
   std::string audio_pocketsphinx_model = "/usr/share/pocketsphinx/model/en-us";
 
   // [ingest.ocr]: Tesseract, for scanned PDF pages and images.

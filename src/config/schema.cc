@@ -99,6 +99,10 @@ constexpr KeySpec kKeys[] = {
      "An integer >= 10."},
     {"ingest.audio", "enabled", KEBAB_FIELD(ingest.audio_enabled), false,
      "Transcribe recordings. false indexes only their names. true or false."},
+    {"ingest.audio", "max_file_bytes", KEBAB_FIELD(ingest.audio_max_file_bytes), false,
+     "Recordings larger than this many bytes are skipped (size_exceeded); it replaces\n"
+     "[ingest] max_file_bytes for them. A recording is held in memory compressed while it\n"
+     "is transcribed. An integer >= 1048576."},
     {"ingest.audio", "pocketsphinx_model", KEBAB_FIELD(ingest.audio_pocketsphinx_model), false,
      "pocketsphinx's model folder (holding en-us/, en-us.lm.bin and\n"
      "cmudict-en-us.dict); Debian's pocketsphinx-en-us installs the default."},

@@ -109,6 +109,7 @@ Status Validate(const Config& config) {
 
   p.Range("ingest.max_parallel_extractors", config.ingest.max_parallel_extractors, 0, 256);
   p.AtLeast("ingest.max_file_bytes", config.ingest.max_file_bytes, 1024);
+  p.AtLeast("ingest.audio.max_file_bytes", config.ingest.audio_max_file_bytes, 1024 * 1024);
   p.Range("ingest.pdf.max_seconds_per_file", config.ingest.pdf_max_seconds_per_file, 1, 3600);
   p.AtLeast("ingest.code.max_file_bytes", config.ingest.code_max_file_bytes, 1024);
   p.AtLeast("ingest.code.max_file_lines", config.ingest.code_max_file_lines, 10);

@@ -403,7 +403,9 @@ void Walker::VisitEntry(const PendingDir& dir, const PendingDir& children_templa
     result_.skipped.Add(kSkipUnreadable, ws);
     return;
   }
-  if (static_cast<uint64_t>(st.st_size) > options_.max_file_bytes) {
+  const uint64_t cap =
+      media == MediaKind::kAudio ? options_.max_audio_bytes : options_.max_file_bytes;
+  if (static_cast<uint64_t>(st.st_size) > cap) {
     result_.skipped.Add(kSkipSizeExceeded, ws);
     return;
   }

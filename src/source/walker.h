@@ -23,6 +23,7 @@ struct WalkOptions {
   std::string root;                  // absolute directory
   std::vector<std::string> exclude;  // gitignore-style patterns, relative to root
   uint64_t max_file_bytes = 20ULL * 1024 * 1024;
+  uint64_t max_audio_bytes = 1024ULL * 1024 * 1024;  // replaces max_file_bytes for recordings
   bool follow_symlinks = true;
   // The media to return (the ingest passes what parse can extract); files of other media are
   // tallied as "unsupported" by extension.

@@ -323,6 +323,25 @@ class AudioIngestTest(KebabTestCase):
         self.assertTrue(check["ok"], check)
         self.assertIn("kebab-audio", check["detail"])
 
+    def test_recordings_have_a_size_cap_of_their_own(self):
+        wav, _ = speech(3)  # about 480 KB
+        shutil.copy(wav, self.sb.path("talk.wav"))
+        self.sb.write("big.md", "# Big\n\n" + "word " * 50000)  # 250 KB
+        self.sb.write_config('[models.embedding]\nprovider = "none"\n'
+                             '[ingest]\nmax_file_bytes = 100000\n')
+        _, report = self.ingest()
+        self.assertEqual([i["doc_path"] for i in report["items"]], ["talk.wav"], report)
+        self.assertEqual(report["skipped_size_exceeded"], 1)
+        self.sb.write_config('[models.embedding]\nprovider = "none"\n'
+                             '[ingest]\nmax_file_bytes = 100000\n'
+                             '[ingest.audio]\nmax_file_bytes = 1048576\n')
+        with open(self.sb.path("long.wav"), "wb") as f:  # 2 MB
+            with open(wav, "rb") as src:
+                f.write(src.read() * 5)
+        _, report = self.ingest()
+        self.assertEqual(report["skipped_size_exceeded"], 2, report)
+        self.assertIn("talk.wav", self.doc_paths())  # kept, unchanged
+
     def test_transcription_off_indexes_the_name_alone(self):
         wav, _ = speech(3)
         shutil.copy(wav, self.sb.path("standup.wav"))
