@@ -25,6 +25,8 @@ every run with --json-out, so the floor is measured in the same run as kebab:
   code      bench/code_bench.py: code ingest vs a tree-sitter parse-only floor and Universal
             Ctags, code search vs bare FTS5 (sqlite3 CLI), symbol lookup vs rg and plain
             paragraphs
+  audio     bench/audio_bench.py: recordings' WER and real-time factor vs
+            pocketsphinx_continuous on the same files, and time citations of true sentences
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -492,6 +494,51 @@ def code_table(res):
     return notes, rows
 
 
+def audio_table(res):
+    """Recordings: kebab's transcripts (WER) and transcription speed beside
+    pocketsphinx_continuous on the same wav files; time citations of true sentences."""
+    w = lambda *path: at(res, "wer_rtf", *path)
+    c = lambda *path: at(res, "time_citations", *path)
+    notes = [f"WER and RTF: {fmt(median(w('audio_s')))} s of English speech "
+             f"({', '.join(w('per_file') or {})} as wav; ../shared/data/audio), "
+             f"{fmt(median(w('ref_words')))} truth "
+             "words, pooled; the floor is `pocketsphinx_continuous` (the same engine and model) "
+             "on the same files, whole processes",
+             f"time citations: {fmt(median(c('files')))} files (every container), "
+             f"{fmt(median(c('eligible')))} of {fmt(median(c('sentences')))} true sentences "
+             "with content words the transcript got right, each searched by them (`--k 1`, "
+             "`--path-glob` its file); a success when the cited range overlaps the sentence "
+             "± 1 s"]
+    floor = "pocketsphinx_continuous, same files"
+    rows = [
+        Row("pooled WER", res.get("kebab_wer"), res.get("floor_wer"), floor),
+        Row("pooled WER minus the floor's", res.get("kebab_minus_floor_wer"),
+            targets=(Target("≤ +0.01", "value", "<=", 0.01),), headline=True),
+    ]
+    for fid in (w("per_file") or {}):
+        rows.append(Row(f"{fid}: WER", w("per_file", fid, "ingest", "wer"),
+                        w("per_file", fid, "floor", "wer"), floor))
+    rows += [
+        Row("real-time factor, kebab-audio alone (wall / audio s)", res.get("kebab_rtf"),
+            res.get("floor_rtf"), floor, (), True),
+        Row("real-time factor, whole `kebab ingest` of one file", res.get("kebab_ingest_rtf"),
+            res.get("floor_rtf"), floor),
+        Row("real-time factor, kebab-audio alone (CPU s / audio s)", w("kebab_cpu_rtf"),
+            w("floor_cpu_rtf"), floor),
+        Row("time citations: share right (%)", res.get("time_citation_pct"),
+            c("chance_pct"), "a random transcript chunk of the file",
+            (Target("≥ 95%", "value", ">=", 95),), True),
+    ]
+    rows.append(Row("time citations, only the words heard at the sentence (%)",
+                    res.get("local_time_citation_pct")))
+    for ext in (c("per_container") or {}):
+        rows.append(Row(f"time citations, .{ext} (%)",
+                        c("per_container", ext, "time_citation_pct"),
+                        targets=(Target("≥ 95%", "value", ">=", 95),)))
+    rows.append(Row("one index of every file: cold ingest (wall / audio s)", c("ingest_rtf")))
+    return notes, rows
+
+
 BENCHES = {
     "lexical": Bench(["bench/lexical_bench.py"], [], ["--corpus", "astro", "--queries", "20"],
                      [], ["kebab"], "ingest and search latency vs bare FTS5, Recoll, ripgrep",
@@ -535,6 +582,9 @@ BENCHES = {
                   ["kebab", "kebab_code_parse_floor"],
                   "code ingest vs a tree-sitter parse floor and ctags; code search; symbols",
                   code_table),
+    "audio": Bench(["bench/audio_bench.py"], [], ["--quick"], [], ["kebab", "kebab-audio"],
+                   "recordings: WER and speed vs pocketsphinx_continuous; time citations",
+                   audio_table),
     "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
                       ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
                       ["kebab_generate_bench", "kebab_bench_models"],

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -288,6 +289,11 @@ Result<std::string> ChildProcess::Exchange(std::string_view request,
       if (r > 0) pending_.append(buf, static_cast<size_t>(r));
     }
   }
+}
+
+std::string HelperPath(const char* env_var, std::string_view name) {
+  if (const char* env = std::getenv(env_var); env != nullptr && *env != '\0') return env;
+  return ExecutableDir() + "/" + std::string(name);
 }
 
 }  // namespace kebab

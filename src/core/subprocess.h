@@ -63,4 +63,8 @@ class ChildProcess {
 // The directory holding the running executable (helpers are installed beside it).
 std::string ExecutableDir();
 
+// A helper program's path: $`env_var` when set and not empty, else `name` beside the running
+// executable.
+std::string HelperPath(const char* env_var, std::string_view name);
+
 }  // namespace kebab

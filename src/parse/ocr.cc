@@ -1,6 +1,5 @@
 #include "parse/ocr.h"
 
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "core/hash.h"
@@ -40,10 +39,7 @@ const char kOcrWorkerHint[] =
     "libtesseract5), or point KEBAB_OCR_WORKER at it";
 
 std::string OcrWorkerPath() {
-  if (const char* env = std::getenv("KEBAB_OCR_WORKER"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  return ExecutableDir() + "/kebab-ocr";
+  return HelperPath("KEBAB_OCR_WORKER", "kebab-ocr");
 }
 
 std::string OcrSettings::Languages() const {

@@ -1,7 +1,6 @@
 #include "parse/internal/pdf.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -155,10 +154,7 @@ std::string PdfExtractor::VersionFor(const ExtractServices& services) const {
 }
 
 std::string PdfWorkerPath() {
-  if (const char* env = std::getenv("KEBAB_PDF_WORKER"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  return ExecutableDir() + "/kebab-pdf";
+  return HelperPath("KEBAB_PDF_WORKER", "kebab-pdf");
 }
 
 bool AppendPageBlocks(uint32_t page, std::string_view raw, CanonicalDocument* doc) {

@@ -1,4 +1,3 @@
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "core/subprocess.h"
@@ -17,10 +16,7 @@ const char kAudioWorkerHint[] =
     "libavformat59 and libpocketsphinx3), or point KEBAB_AUDIO_WORKER at it";
 
 std::string AudioWorkerPath() {
-  if (const char* env = std::getenv("KEBAB_AUDIO_WORKER"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  return ExecutableDir() + "/kebab-audio";
+  return HelperPath("KEBAB_AUDIO_WORKER", "kebab-audio");
 }
 
 Transcriber::Transcriber(TranscriptionSettings settings, DerivationCache* cache,
