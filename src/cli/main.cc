@@ -161,17 +161,17 @@ int Main(int argc, char** argv) {
   fetch_span->add_option("doc_id", fetch_args.id, "Document id")->required();
   auto* span_start = fetch_span->add_option("start", fetch_args.line_start, "First line");
   auto* span_end = fetch_span->add_option("end", fetch_args.line_end, "Last line");
-  fetch_span
-      ->add_option("--page", fetch_args.pages,
-                   "A page (12) or page range (3-5) of a PDF: the text extracted from it")
-      ->excludes(span_start)
-      ->excludes(span_end);
+  auto* span_page = fetch_span->add_option(
+      "--page", fetch_args.pages,
+      "A page (12) or page range (3-5) of a PDF: the text extracted from it");
+  span_page->excludes(span_start)->excludes(span_end);
   fetch_span
       ->add_option("--time", fetch_args.time,
                    "A stretch of a recording, START-END in seconds (62.5-69) or clock\n"
                    "time (1:02.5-1:09): the transcript's segments said then")
       ->excludes(span_start)
-      ->excludes(span_end);
+      ->excludes(span_end)
+      ->excludes(span_page);
   fetch_span->add_option("--max-tokens", fetch_args.max_tokens, "Cut after about N tokens");
 
   SearchArgs s;
