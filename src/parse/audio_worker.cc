@@ -14,6 +14,8 @@
 //   --from-ms N     resume: utterances starting before N are decoded but not recognized
 //   --decode-only   no recognition (info, progress, end); --pcm FILE writes the samples
 //   --probe         the info line alone (the extractor sizes its time budget by it)
+//   --pause-ms N, --pad-ms N   the segmenter's pause and padding (SegmenterOptions), for
+//                   tuning against bench/audio_bench.py; the extractor uses the defaults
 //   --version       {"kind":"version","ffmpeg":S,"pocketsphinx":S}
 //
 // Why a process of its own: FFmpeg's decoders and pocketsphinx are large C libraries that
@@ -129,6 +131,7 @@ int main(int argc, char** argv) {
   std::string model = kDefaultModel, pcm_path;
   int64_t from_ms = 0;
   bool decode_only = false, probe = false;
+  kebab::parse::internal::SegmenterOptions segmenter_options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -147,6 +150,10 @@ int main(int argc, char** argv) {
       decode_only = true;
     } else if (arg == "--probe") {
       probe = true;
+    } else if (arg == "--pause-ms" && has_value) {
+      segmenter_options.pause_ms = std::atoi(argv[++i]);
+    } else if (arg == "--pad-ms" && has_value) {
+      segmenter_options.pad_ms = std::atoi(argv[++i]);
     } else {
       std::cerr << "kebab-audio: unknown argument " << arg << "\n";
       return 2;
@@ -176,7 +183,7 @@ int main(int argc, char** argv) {
   if (!pcm_path.empty()) pcm.open(pcm_path, std::ios::binary);
 
   int64_t resume_ms = from_ms, next_progress_ms = kProgressEveryMs;
-  SpeechSegmenter segmenter({}, [&](Utterance u) {
+  SpeechSegmenter segmenter(segmenter_options, [&](Utterance u) {
     if (decode_only || Ms(u.start_sample) < from_ms) return;
     json segment = recognizer.Recognize(u);
     if (!segment.is_null()) Emit(segment);

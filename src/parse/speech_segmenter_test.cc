@@ -69,8 +69,8 @@ using Spans = std::vector<std::pair<int64_t, int64_t>>;
 TEST(SpeechSegmenterTest, PausesSplitUtterancesAndShortGapsDoNot) {
   Signal s;
   s.Quiet(1).Speech(2).Quiet(0.5).Speech(1.5).Quiet(0.2).Speech(1).Quiet(2);
-  // Each keeps 200 ms of padding; the 200 ms gap stays inside the second utterance.
-  EXPECT_EQ(Utterances(s), (Spans{{800, 3200}, {3300, 6400}}));
+  // Each keeps 250 ms of padding; the 200 ms gap stays inside the second utterance.
+  EXPECT_EQ(Utterances(s), (Spans{{750, 3250}, {3250, 6450}}));
 }
 
 TEST(SpeechSegmenterTest, TheBlockSizeFedChangesNothing) {
@@ -84,9 +84,9 @@ TEST(SpeechSegmenterTest, TheBlockSizeFedChangesNothing) {
 TEST(SpeechSegmenterTest, SpeechAtTheEndIsKeptAndAtTheStartFromItsFirstDip) {
   Signal s;
   s.Speech(1).Quiet(1).Speech(1);
-  // The floor is not known before the first dip (250 ms in): the 200 ms padding reaches back
+  // The floor is not known before the first dip (250 ms in): the 250 ms padding reaches back
   // over most of the first syllable.
-  EXPECT_EQ(Utterances(s), (Spans{{110, 1200}, {1800, 3000}}));
+  EXPECT_EQ(Utterances(s), (Spans{{60, 1250}, {1750, 3000}}));
 }
 
 TEST(SpeechSegmenterTest, SpeechWithoutAPauseIsCutAtItsQuietestFrameBeforeTheLimit) {
@@ -95,10 +95,10 @@ TEST(SpeechSegmenterTest, SpeechWithoutAPauseIsCutAtItsQuietestFrameBeforeTheLim
   s.Speech(18).Tone(0.05, -70).Speech(7).Quiet(1);
   const Spans got = Utterances(s);
   ASSERT_EQ(got.size(), 2u);
-  EXPECT_EQ(got[0].first, 110);  // as above: from the first dip
+  EXPECT_EQ(got[0].first, 60);  // as above: from the first dip
   EXPECT_NEAR(static_cast<double>(got[0].second), 18000, 60);
   EXPECT_EQ(got[1].first, got[0].second);  // nothing is lost at a cut
-  EXPECT_EQ(got[1].second, 25250);
+  EXPECT_EQ(got[1].second, 25300);
 }
 
 TEST(SpeechSegmenterTest, SteadySoundsAndClicksAreNotSpeech) {
@@ -110,7 +110,7 @@ TEST(SpeechSegmenterTest, SteadySoundsAndClicksAreNotSpeech) {
   EXPECT_TRUE(Utterances(hum).empty());
   Signal speech_in_noise;
   speech_in_noise.Quiet(2, -45).Speech(1, -15).Quiet(2, -45);
-  EXPECT_EQ(Utterances(speech_in_noise), (Spans{{1800, 3200}}));
+  EXPECT_EQ(Utterances(speech_in_noise), (Spans{{1750, 3250}}));
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ using nlohmann::json;
 
 // Bumped when the worker cuts utterances or reads the recognizer's words differently: the
 // same recording then gives another transcript, so it is transcribed again.
-constexpr char kSegmenterVersion[] = "seg1";
+constexpr char kSegmenterVersion[] = "seg2";
 
 const char kAudioWorkerHint[] =
     "install kebab-audio beside kebab (scripts/setup.sh builds both; it needs Debian's "

@@ -176,7 +176,7 @@ class AudioIngestTest(KebabTestCase):
             with self.subTest(container=ext):
                 item = items["rec/talk." + ext]
                 self.assertEqual(item["parser_version"],
-                                 "audio-v1+asr(pocketsphinx-5prealpha|en-us|seg1)")
+                                 "audio-v1+asr(pocketsphinx-5prealpha|en-us|seg2)")
                 self.assertEqual(item["chunker_version"], "transcript-v1")
                 doc, segs = self.segments(item["doc_id"])
                 self.assertEqual(len(segs), len(times), segs)

@@ -41,7 +41,7 @@ struct Transcript {
 class AudioExtractor final : public Extractor {
  public:
   std::string_view version() const override { return kAudioParserVersion; }
-  // "audio-v1+asr(pocketsphinx-5prealpha|en-us|seg1)".
+  // "audio-v1+asr(pocketsphinx-5prealpha|en-us|seg2)".
   std::string VersionFor(const ExtractServices& services) const override;
   Result<CanonicalDocument> Extract(const ExtractInput& input) const override;
   Result<std::string> Check() const override;
