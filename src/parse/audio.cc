@@ -121,10 +121,6 @@ std::string AudioExtractor::VersionFor(const ExtractServices& services) const {
   return v;
 }
 
-Result<std::string> AudioExtractor::Check() const {
-  return Transcriber(TranscriptionSettings{}, nullptr).Check();
-}
-
 Result<CanonicalDocument> AudioExtractor::Extract(const ExtractInput& input) const {
   Transcript transcript;
   std::vector<std::string> warnings;

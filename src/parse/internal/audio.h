@@ -44,7 +44,7 @@ class AudioExtractor final : public Extractor {
   // "audio-v1+asr(pocketsphinx-5prealpha|en-us|seg2)".
   std::string VersionFor(const ExtractServices& services) const override;
   Result<CanonicalDocument> Extract(const ExtractInput& input) const override;
-  Result<std::string> Check() const override;
+  // No Check: doctor's `transcription` check runs the worker with the configured model.
 
  private:
   // Fills `out` from the cache or the worker (going on from a cached partial transcript).
