@@ -35,12 +35,10 @@ Chunk MakeChunk(const CanonicalDocument& doc, const std::vector<const Block*>& b
 }  // namespace
 
 std::string TranscriptPolicyHash(const ChunkPolicy& policy) {
-  const nlohmann::json j = {{"chunker_version", kTranscriptV1},
-                            {"target_tokens", policy.target_tokens},
-                            {"overlap_tokens", policy.overlap_tokens},
-                            {"min_window_ms", kMinWindowMs},
-                            {"max_window_ms", kMaxWindowMs},
-                            {"pause_ms", kPauseMs}};
+  const nlohmann::json j = {
+      {"chunker_version", kTranscriptV1},        {"target_tokens", policy.target_tokens},
+      {"overlap_tokens", policy.overlap_tokens}, {"min_window_ms", kMinWindowMs},
+      {"max_window_ms", kMaxWindowMs},           {"pause_ms", kPauseMs}};
   return Blake3Hex(CanonicalJson(j)).substr(0, 16);
 }
 

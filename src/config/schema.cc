@@ -21,7 +21,8 @@ constexpr SectionSpec kSections[] = {
     {"ingest.audio",
      "Recordings (wav, flac, mp3, ogg/opus, m4a/aac, webm), decoded by FFmpeg and\n"
      "transcribed by pocketsphinx (English) in kebab-audio worker processes; what was said\n"
-     "is cited by time, talk.m4a#t=00:00:12.5,00:00:19.04. Transcripts are cached in kebab.sqlite by\n"
+     "is cited by time, talk.m4a#t=00:00:12.5,00:00:19.04. Transcripts are cached in kebab.sqlite "
+     "by\n"
      "the recording's content and the model, so a recording is never transcribed twice,\n"
      "and an interrupted one goes on where it stopped."},
     {"ingest.pdf", "How PDFs are read (by the kebab-pdf worker, one process per file)."},
