@@ -1,14 +1,10 @@
 #include "app/ingest.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -18,6 +14,7 @@
 
 #include "app/embed_stage.h"
 #include "app/internal/caption.h"
+#include "app/internal/ingest_files.h"
 #include "app/internal/ingest_queue.h"
 #include "app/internal/ocr.h"
 #include "app/internal_store.h"
@@ -58,12 +55,6 @@ struct PipelineContext {
   source::GitRepos repos;
 };
 
-// The size past which a file of `media` is skipped: recordings have their own cap.
-uint64_t MaxFileBytes(const config::Config& config, MediaKind media) {
-  return static_cast<uint64_t>(media == MediaKind::kAudio ? config.ingest.audio_max_file_bytes
-                                                          : config.ingest.max_file_bytes);
-}
-
 std::string ParentDir(const std::string& abs_path) {
   const size_t slash = abs_path.rfind('/');
   return slash == std::string::npos || slash == 0 ? "/" : abs_path.substr(0, slash);
@@ -83,7 +74,7 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
     out.ms = MonotonicMillis() - started;
     return std::move(out);
   };
-  auto bytes = ReadFileUpTo(file.abs_path, MaxFileBytes(ctx.config, file.media));
+  auto bytes = ReadFileUpTo(file.abs_path, internal::MaxFileBytes(ctx.config, file.media));
   if (!bytes.ok()) {
     if (bytes.status().code() == ErrorCode::kInvalidInput) {
       p.result = "skipped";
@@ -218,76 +209,6 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
   return finish(std::move(p));
 }
 
-// Whether a stored document whose file the walk did not return should leave the index: its
-// file is gone, or it is now excluded by ignore rules. Files skipped as bad input (too big,
-// unreadable) keep their last good version, and ingest-file / ingest-stdin copies under
-// _external/ (hidden from walks on purpose) always stay.
-bool ShouldPurge(const std::string& workspace_path, const std::string& abs_path,
-                 const config::Config& config) {
-  if (workspace_path.starts_with("_external/")) return false;
-  struct stat st;
-  if (::stat(abs_path.c_str(), &st) != 0) return errno == ENOENT || errno == ENOTDIR;
-  const MediaKind media = source::DetectMedia(workspace_path);
-  if (static_cast<uint64_t>(st.st_size) > MaxFileBytes(config, media)) return false;
-  return ::access(abs_path.c_str(), R_OK) == 0;
-}
-
-// Holds an exclusive advisory lock on {data_dir}/ingest.lock for the lifetime of a run, so
-// two ingests never race on the same index.
-class IngestLock {
- public:
-  ~IngestLock() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Status Acquire(const std::string& data_dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(data_dir, ec);
-    const std::string path = data_dir + "/ingest.lock";
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) return IoError("cannot open " + path + ": " + std::strerror(errno));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      return Status(ErrorCode::kIoError, "another kebab ingest is running on " + data_dir,
-                    "wait for it to finish, then run this again");
-    }
-    return Status::OK();
-  }
-
- private:
-  int fd_ = -1;
-};
-
-std::string NewRunId() {
-  Blake3 h;
-  h.Update(NowRfc3339());
-  int64_t t = MonotonicMillis();
-  pid_t pid = ::getpid();
-  h.Update(&t, sizeof t);
-  h.Update(&pid, sizeof pid);
-  return "run_" + h.HexDigest().substr(0, 16);
-}
-
-Result<std::vector<source::FoundFile>> ExplicitFiles(const std::string& root,
-                                                     const std::vector<std::string>& paths) {
-  std::vector<source::FoundFile> files;
-  for (const std::string& abs : paths) {
-    struct stat st;
-    if (::stat(abs.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-      return IoError("not a readable file: " + abs);
-    }
-    if (!abs.starts_with(root + "/")) {
-      return InvalidInput(abs + " is not under the workspace root " + root);
-    }
-    KEBAB_RETURN_IF_ERROR(CheckReadable(abs));
-    source::FoundFile f;
-    f.abs_path = abs;
-    f.workspace_path = NormalizeWorkspacePath(abs.substr(root.size() + 1));
-    f.media = source::DetectMedia(abs);
-    f.size = static_cast<uint64_t>(st.st_size);
-    files.push_back(std::move(f));
-  }
-  return files;
-}
-
 bool Cancelled(const std::atomic<bool>* cancel) {
   return cancel && cancel->load(std::memory_order_relaxed);
 }
@@ -320,11 +241,11 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     on_event(e);
   };
 
-  IngestLock lock;
+  internal::IngestLock lock;
   KEBAB_RETURN_IF_ERROR(lock.Acquire(config.storage.data_dir));
 
   IngestReport report;
-  report.run_id = NewRunId();
+  report.run_id = internal::NewRunId();
   report.root = options.root.value_or(config.workspace.root);
   // A PATH inside the workspace re-ingests that subtree: paths stay relative to the
   // workspace root so documents keep their ids and citations. A PATH elsewhere is indexed as
@@ -350,7 +271,8 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   if (options.explicit_files.empty()) {
     KEBAB_ASSIGN_OR_RETURN(walk, source::Walk(walk_options));
   } else {
-    KEBAB_ASSIGN_OR_RETURN(walk.files, ExplicitFiles(report.root, options.explicit_files));
+    KEBAB_ASSIGN_OR_RETURN(walk.files,
+                           internal::ExplicitFiles(report.root, options.explicit_files));
   }
   if (!subtree.empty()) {
     for (auto& f : walk.files) f.workspace_path = subtree + "/" + f.workspace_path;
@@ -386,7 +308,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     const std::string prefix = report.root + "/";
     for (const auto& [path, state] : states) {
       if (seen.count(path) || !state.source_uri.starts_with(prefix) ||
-          !ShouldPurge(path, state.source_uri, config)) {
+          !internal::ShouldPurge(path, state.source_uri, config)) {
         continue;
       }
       KEBAB_RETURN_IF_ERROR(note_change());

@@ -1,0 +1,50 @@
+// The ingest's rules about files, apart from reading them: which size skips a file, whether a
+// stored document whose file the walk did not return leaves the index, the files of an
+// explicit `ingest-file` run, the run's lock and id. Module-private to app.
+// Thread safety: the functions are; an IngestLock belongs to one run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+#include "core/status.h"
+#include "core/types.h"
+#include "source/walker.h"
+
+namespace kebab::app::internal {
+
+// The size past which a file of `media` is skipped: recordings have their own cap.
+uint64_t MaxFileBytes(const config::Config& config, MediaKind media);
+
+// Whether a stored document whose file the walk did not return should leave the index: its
+// file is gone, or it is now excluded by ignore rules. Files skipped as bad input (too big,
+// unreadable) keep their last good version, and ingest-file / ingest-stdin copies under
+// _external/ (hidden from walks on purpose) always stay.
+bool ShouldPurge(const std::string& workspace_path, const std::string& abs_path,
+                 const config::Config& config);
+
+// Holds an exclusive advisory lock on {data_dir}/ingest.lock for the lifetime of a run, so
+// two ingests never race on the same index.
+class IngestLock {
+ public:
+  IngestLock() = default;
+  ~IngestLock();
+  IngestLock(const IngestLock&) = delete;
+  IngestLock& operator=(const IngestLock&) = delete;
+  Status Acquire(const std::string& data_dir);
+
+ private:
+  int fd_ = -1;
+};
+
+// "run_" and 16 hex digits, unique to this run.
+std::string NewRunId();
+
+// `paths` (absolute, under `root`) as the walk would have found them; io_error or
+// invalid_input for one that is not a readable file under the root.
+Result<std::vector<source::FoundFile>> ExplicitFiles(const std::string& root,
+                                                     const std::vector<std::string>& paths);
+
+}  // namespace kebab::app::internal
