@@ -69,17 +69,7 @@ std::string ProgressBar::AssetProgress(const app::IngestEvent& e) {
   if (e.unit != "second") {
     return "(" + e.unit + " " + std::to_string(e.done) + " of " + std::to_string(e.of) + ")";
   }
-  auto clock = [](int64_t s) {
-    char buf[32];
-    if (s >= 3600) {
-      std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(s / 3600),
-                    static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
-    } else {
-      std::snprintf(buf, sizeof buf, "%lld:%02lld", static_cast<long long>(s / 60),
-                    static_cast<long long>(s % 60));
-    }
-    return std::string(buf);
-  };
+  const auto clock = FormatLength;
   const int64_t now = MonotonicMillis();
   auto [pace, first] = pace_.try_emplace(e.path, Pace{now, e.done});
   std::string text = "(" + clock(e.done) + " of " + clock(e.of) + " transcribed";

@@ -90,6 +90,17 @@ std::optional<int64_t> ParseRfc3339(std::string_view s) {
   return days * 86400 + h * 3600 + mi * 60 + sec - offset;
 }
 
+std::string FormatLength(int64_t seconds) {
+  char buf[48];
+  const auto s = static_cast<long long>(seconds);
+  if (s >= 3600) {
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  } else {
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
+  }
+  return buf;
+}
+
 int64_t MonotonicMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())

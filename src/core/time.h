@@ -20,6 +20,9 @@ std::optional<int64_t> ParseRfc3339(std::string_view s);
 // Formats epoch seconds as an RFC 3339 UTC string.
 std::string FormatRfc3339(int64_t epoch_seconds);
 
+// A length of time as a player shows it: "2:03", "1:02:03".
+std::string FormatLength(int64_t seconds);
+
 // Milliseconds on a monotonic clock, for durations.
 int64_t MonotonicMillis();
 

@@ -67,16 +67,7 @@ std::string Stem(const std::string& name) {
 
 // "1:02:03" or "2:03" for a length in milliseconds.
 std::string Clock(int64_t ms) {
-  const int64_t s = (ms + 500) / 1000;
-  char buf[32];
-  if (s >= 3600) {
-    std::snprintf(buf, sizeof(buf), "%lld:%02lld:%02lld", static_cast<long long>(s / 3600),
-                  static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
-  } else {
-    std::snprintf(buf, sizeof(buf), "%lld:%02lld", static_cast<long long>(s / 60),
-                  static_cast<long long>(s % 60));
-  }
-  return buf;
+  return FormatLength((ms + 500) / 1000);
 }
 
 Status WorkerFailure(const std::string& code, const std::string& message) {
