@@ -26,15 +26,15 @@ namespace kebab::app {
 // A byte count the way these reports show it to people ("36.7 MB", decimal units).
 using models::HumanBytes;
 
-// The catalog in order, then the other GGUF files (and interrupted pulls) in the model
-// directory, with the configured embedding model marked. Never fails: a missing or unreadable
-// model directory lists the catalog as not downloaded.
+// The catalog in order, then the other GGUF files, then the other speech model (.bin) files
+// (and interrupted pulls) in the model directory, with the configured embedding model marked. Never
+// fails: a missing or unreadable model directory lists the catalog as not downloaded.
 models::ModelListing ListModels(Session& session, const config::Environment& env);
 
 // Downloads model NAME into the model directory, resuming an earlier partial download and
-// checking its SHA-256; progress reaches `options.on_start` / `options.on_progress` (called on
-// this thread), and `options.cancel` stops it with the .part kept. readonly_mode in a read-only
-// session; otherwise errors as models::PullModel's.
+// checking its SHA-256 (and a speech model's pinned SHA-1); progress reaches `options.on_start` /
+// `options.on_progress` (called on this thread), and `options.cancel` stops it with the .part kept.
+// readonly_mode in a read-only session; otherwise errors as models::PullModel's.
 Result<models::PullReport> PullModel(Session& session, const config::Environment& env,
                                      const models::PullOptions& options);
 
@@ -48,9 +48,9 @@ struct ModelPathReport {
 Result<ModelPathReport> ModelPath(Session& session, const config::Environment& env,
                                   const std::string& name);
 
-// Deletes NAME.gguf and an interrupted NAME.gguf.part. The vectors made with the model stay in
-// the index until GcSpaces. readonly_mode in a read-only session; model_not_pulled when
-// neither file exists.
+// Deletes NAME.gguf or NAME.bin (a speech model) and its interrupted .part. The vectors made with
+// the model stay in the index until GcSpaces. readonly_mode in a read-only session;
+// model_not_pulled when neither file exists.
 Result<models::RemoveReport> RemoveModel(Session& session, const std::string& name);
 
 struct GcReport {

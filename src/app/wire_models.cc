@@ -40,22 +40,22 @@ json ModelInfo(const models::ModelEntry& e, const std::string& hub) {
                {"url", models::DownloadUrl(m, hub)},
                {"approx_bytes", m.approx_bytes},
                {"sha256", NullIfEmpty(std::string(m.sha256))},
+               {"sha1", NullIfEmpty(std::string(m.sha1))},
                {"license", m.license},
                {"dimensions", m.dimensions > 0 ? json(m.dimensions) : json(nullptr)},
                {"context_tokens", m.context_tokens},
                {"summary", m.summary}};
   }
-  return {
-      {"schema_version", "model_info.v1"},
-      {"name", e.name},
-      {"source", e.catalog != nullptr ? "catalog" : "local"},
-      {"kind", e.catalog != nullptr ? json(models::ModelKindName(e.catalog->kind)) : json(nullptr)},
-      {"path", e.path},
-      {"present", e.present},
-      {"bytes", e.present ? json(e.bytes) : json(nullptr)},
-      {"partial_bytes", e.partial_bytes},
-      {"in_use", e.in_use},
-      {"catalog", catalog}};
+  return {{"schema_version", "model_info.v1"},
+          {"name", e.name},
+          {"source", e.catalog != nullptr ? "catalog" : "local"},
+          {"kind", e.kind.has_value() ? json(models::ModelKindName(*e.kind)) : json(nullptr)},
+          {"path", e.path},
+          {"present", e.present},
+          {"bytes", e.present ? json(e.bytes) : json(nullptr)},
+          {"partial_bytes", e.partial_bytes},
+          {"in_use", e.in_use},
+          {"catalog", catalog}};
 }
 
 json ModelList(const models::ModelListing& l, const config::Config& config) {
@@ -104,6 +104,7 @@ json ModelPullReport(const models::PullReport& r) {
           {"resumed_from", d.resumed_from},
           {"sha256", NullIfEmpty(d.sha256)},
           {"verified_against", r.already_present ? "none" : VerificationName(d.verified_against)},
+          {"sha1", NullIfEmpty(d.sha1)},
           {"seconds", d.elapsed_ms / 1000.0}};
 }
 

@@ -22,25 +22,33 @@ constexpr char kListHelp[] =
     "  kebab models list                 what kebab can download, and what is on disk\n"
     "  kebab models list --json          model_list.v1 (every catalog entry, sizes, URLs)\n"
     "A * marks the model models.embedding uses; files in the model directory the catalog\n"
-    "does not know are listed after it.";
+    "does not know are listed after it (*.gguf, then *.bin as speech models). Speech models\n"
+    "(whisper-base, whisper-small, whisper-large-v3-turbo) are whisper.cpp files for\n"
+    "transcribing recordings: [ingest.audio] whisper_model = \"whisper-base\".";
 constexpr char kPullHelp[] =
-    "Downloads NAME.gguf into the model directory ({data_dir}/models), resuming an earlier\n"
-    "interrupted pull, and checks its SHA-256 (pinned in the catalog, else the one the hub\n"
-    "reports) before it is moved into place. Ctrl-C keeps what arrived for the next run.\n"
-    "HF_ENDPOINT=URL pulls from a Hugging Face mirror.\n\n"
+    "Downloads NAME.gguf (NAME.bin for a speech model) into the model directory\n"
+    "({data_dir}/models), resuming an earlier interrupted pull, and checks its SHA-256 (pinned\n"
+    "in the catalog, else the one the hub reports), and a speech model's pinned SHA-1, before\n"
+    "it is moved into place. Ctrl-C keeps what arrived for the next run. HF_ENDPOINT=URL pulls\n"
+    "from a Hugging Face mirror. With --url, a name the catalog does not know is a GGUF file\n"
+    "unless --kind speech makes it a whisper.cpp model (NAME.bin).\n\n"
     "Examples:\n"
     "  kebab models pull multilingual-e5-small\n"
+    "  kebab models pull whisper-base       speech to text, for recordings\n"
     "  kebab models pull my-embedder --url https://example.org/my-embedder-q8_0.gguf \\\n"
     "      --sha256 0123...cdef          any GGUF, under a name of your choice\n"
-    "Then use it: [models.embedding] provider = \"llama\", model = \"multilingual-e5-small\"";
+    "  kebab models pull my-whisper --kind speech \\\n"
+    "      --url https://example.org/ggml-medium.bin   any whisper.cpp model\n"
+    "Then use it: [models.embedding] provider = \"llama\", model = \"multilingual-e5-small\"\n"
+    "or [ingest.audio] whisper_model = \"whisper-base\"";
 constexpr char kPathHelp[] =
     "Prints the absolute path of a downloaded model (exit 2, model_not_pulled, if it is not).\n\n"
     "Examples:\n"
     "  kebab models path bge-m3\n"
     "  llama-server -m \"$(kebab models path qwen2.5-1.5b-instruct)\"";
 constexpr char kRmHelp[] =
-    "Deletes NAME.gguf (and an interrupted NAME.gguf.part) from the model directory. The\n"
-    "vectors made with it stay in the index until `kebab models gc`.\n\n"
+    "Deletes NAME.gguf, or NAME.bin for a speech model (and an interrupted .part of it), from\n"
+    "the model directory. The vectors made with it stay in the index until `kebab models gc`.\n\n"
     "Examples:\n"
     "  kebab models rm multilingual-e5-large\n"
     "  kebab models rm bge-m3 --yes       without asking";
@@ -118,6 +126,16 @@ std::string Padded(const std::string& s, size_t width) {
   return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
 }
 
+// The heading `kebab models list` groups an entry under.
+std::string SectionTitle(const models::ModelEntry& e) {
+  if (e.catalog == nullptr) {
+    return e.kind == models::ModelKind::kSpeech
+               ? "other speech model files (.bin) in the model directory"
+               : "other GGUF files in the model directory";
+  }
+  return std::string(models::ModelKindName(e.catalog->kind)) + " models";
+}
+
 int RunList(const Output& out, const Globals& g) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
@@ -131,9 +149,7 @@ int RunList(const Output& out, const Globals& g) {
   out.Line("hub              " + l.hub);
   std::string section;
   for (const models::ModelEntry& e : l.models) {
-    const std::string kind = e.catalog == nullptr ? "other GGUF files in the model directory"
-                             : e.catalog->kind == models::ModelKind::kEmbedding ? "embedding models"
-                                                                                : "chat models";
+    const std::string kind = SectionTitle(e);
     if (kind != section) {
       out.Line("");
       out.Line(out.Bold(kind));
@@ -162,7 +178,7 @@ int RunList(const Output& out, const Globals& g) {
   }
   out.Line(
       out.Dim("* = models.embedding.model. Download: `kebab models pull NAME`; use: "
-              "models.embedding.model = \"NAME\""));
+              "models.embedding.model = \"NAME\" (speech: ingest.audio.whisper_model)"));
   return kExitOk;
 }
 
@@ -176,6 +192,7 @@ int RunPull(const Output& out, const Globals& g, const ModelsArgs& args) {
   options.name = args.name;
   options.url = args.url;
   options.sha256 = args.sha256;
+  if (!args.kind.empty()) options.kind = models::ParseModelKind(args.kind);
   options.force = args.force;
   options.cancel = &g_cancel;
   options.on_start = [&](const std::string& url, const std::string& path, int64_t resume_from) {
@@ -228,12 +245,17 @@ int RunPull(const Output& out, const Globals& g, const ModelsArgs& args) {
         out.Line("sha256 " + d.sha256 + " (matches what the server reported)");
         break;
       case models::Verification::kNone:
+        if (!d.sha1.empty()) break;  // the SHA-1 pin vouches for it
         out.Line("sha256 " + d.sha256 + " " + out.Red("(not verified: the server reported none)"));
         out.Note("hint: pass --sha256 HEX to check a download against a known hash");
         break;
     }
+    if (!d.sha1.empty()) out.Line("sha1 " + d.sha1 + " (matches the catalog's pin)");
   }
-  if (report->catalog == nullptr || report->catalog->kind == models::ModelKind::kEmbedding) {
+  if (report->kind == models::ModelKind::kSpeech) {
+    out.Note("hint: use it to transcribe recordings with [ingest.audio] whisper_model = \"" +
+             args.name + "\"");
+  } else if (!report->kind.has_value() || report->kind == models::ModelKind::kEmbedding) {
     out.Note("hint: use it for search with [models.embedding] provider = \"llama\", model = \"" +
              args.name + "\"");
   }
@@ -267,6 +289,7 @@ int RunRm(const Output& out, const Globals& g, const ModelsArgs& args) {
       if (e.name != args.name) continue;
       question = "Remove " + e.path + " (" + HumanBytes(e.bytes + e.partial_bytes) + ")" +
                  (e.in_use ? ", the model models.embedding uses" : "") + "?";
+      break;  // the GGUF before a .bin of the same name, as RemoveModel picks
     }
     auto ok = Confirm(out, false, "removing a model", question);
     if (!ok.ok()) return out.Fail(ok.status());
@@ -343,7 +366,9 @@ int RunGc(const Output& out, const Globals& g, const ModelsArgs& args) {
 
 void AddModelsCommand(CLI::App& app, ModelsArgs* args) {
   auto* models = app.add_subcommand(
-      "models", "List, download (with resume and checksum) and remove GGUF models");
+      "models",
+      "List, download (with resume and checksum) and remove models: GGUF for embedding and chat, "
+      "whisper.cpp for speech");
   models->require_subcommand(1);
   const auto action = [args](const char* name) { return [args, name] { args->action = name; }; };
 
@@ -356,6 +381,10 @@ void AddModelsCommand(CLI::App& app, ModelsArgs* args) {
       ->required();
   pull->add_option("--url", args->url, "Download from this URL instead of the catalog's");
   pull->add_option("--sha256", args->sha256, "Expected SHA-256 of the file (64 hex digits)");
+  pull->add_option("--kind", args->kind,
+                   "With --url, what a name the catalog does not know is: speech saves a "
+                   "whisper.cpp model as NAME.bin; embedding or chat (the default) a GGUF")
+      ->check(CLI::IsMember({"embedding", "chat", "speech"}));
   pull->add_flag("--force", args->force, "Download again even if the file exists");
   pull->footer(kPullHelp);
   pull->callback(action("pull"));

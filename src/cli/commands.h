@@ -91,8 +91,8 @@ int RunReset(const Output& out, const Globals& g, const std::string& scope, bool
 // `kebab models list|pull|path|rm|gc` (cmd_models.cc). AddModelsCommand registers the
 // subcommands and their flags; after parsing, args->action names the one given (empty: none).
 struct ModelsArgs {
-  std::string action;  // list | pull | path | rm | gc
-  std::string name, url, sha256;
+  std::string action;                   // list | pull | path | rm | gc
+  std::string name, url, sha256, kind;  // kind: pull --kind, "" when not given
   bool force = false, yes = false, dry_run = false;
 };
 void AddModelsCommand(CLI::App& app, ModelsArgs* args);

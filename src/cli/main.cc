@@ -66,7 +66,7 @@ constexpr const char* kDescription =
     "  kebab ask \"what are the rules?\" an answer citing [1] path#L12-L34, or a refusal\n"
     "  kebab fetch span DOC_ID 12 34   read the cited lines\n"
     "  kebab doctor                    check config, index and models\n"
-    "  kebab models pull NAME          download a GGUF model (`kebab models list`)\n"
+    "  kebab models pull NAME          download a model: GGUF, or whisper.cpp for speech\n"
     "  kebab mcp                       serve agents (Claude Code, Codex, Cursor) over MCP\n\n"
     "Every command takes --json for machine-readable output (wire schema v1).\n"
     "Exit codes: 0 ok, 1 no hits / refused / readonly, 2 error, 3 doctor unhealthy,\n"

@@ -13,12 +13,16 @@
 #include <filesystem>
 
 #include "core/libcurl.h"
+#include "core/sha1.h"
 #include "core/sha256.h"
 #include "core/time.h"
 
 namespace kebab::models {
 namespace {
 
+constexpr char kMismatchHint[] =
+    "the partial download was deleted; run the command again. If it keeps failing, the file "
+    "changed upstream or a proxy alters it";
 constexpr char kResumeHint[] = "run the same command again to resume where it stopped";
 constexpr char kOfflineHint[] =
     "check the network connection; behind a firewall or in a region that blocks the hub, set "
@@ -94,8 +98,9 @@ class PartFile {
     if (::fstat(fd_, &st) != 0) return Errno("cannot stat");
     return static_cast<int64_t>(st.st_size);
   }
-  // Feeds the first `len` bytes of the file to `hasher`: a resumed download is verified whole.
-  Status HashPrefix(int64_t len, Sha256* hasher) const {
+  // Feeds the first `len` bytes of the file to `hasher` (and `sha1`, unless null): a resumed
+  // download is verified whole.
+  Status HashPrefix(int64_t len, Sha256* hasher, Sha1* sha1) const {
     std::string buf(1 << 20, '\0');
     for (int64_t off = 0; off < len;) {
       const size_t want = static_cast<size_t>(std::min<int64_t>(buf.size(), len - off));
@@ -103,6 +108,7 @@ class PartFile {
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return Errno("cannot read");
       hasher->Update(buf.data(), static_cast<size_t>(n));
+      if (sha1 != nullptr) sha1->Update(buf.data(), static_cast<size_t>(n));
       off += n;
     }
     return Status::OK();
@@ -140,6 +146,7 @@ struct Transfer {
   const DownloadRequest* request = nullptr;
   PartFile* file = nullptr;
   Sha256 hasher;
+  Sha1 sha1;            // fed only when the request pins a SHA-1
   int64_t offset = 0;   // bytes in the .part before this request (0 again after a restart)
   int64_t written = 0;  // bytes this request appended
   int64_t started_ms = 0;
@@ -157,6 +164,7 @@ struct Transfer {
   Status abort;            // why a callback stopped the transfer
 
   std::string ServerSha256() const { return linked_sha256.empty() ? etag_sha256 : linked_sha256; }
+  bool WantsSha1() const { return !request->sha1.empty(); }
   bool Cancelled() const { return request->cancel != nullptr && request->cancel->load(); }
 };
 
@@ -207,6 +215,7 @@ Status StartBody(Transfer* t) {
       // The server ignored the Range header and sends the whole file: start over.
       KEBAB_RETURN_IF_ERROR(t->file->Truncate());
       t->hasher.Reset();
+      t->sha1.Reset();
       t->offset = 0;
     }
     t->total = t->content_length;
@@ -256,6 +265,7 @@ size_t OnBody(char* data, size_t size, size_t count, void* user) {
   t->abort = t->file->Append(data, n);
   if (!t->abort.ok()) return 0;
   t->hasher.Update(data, n);
+  if (t->WantsSha1()) t->sha1.Update(data, n);
   t->written += static_cast<int64_t>(n);
   ReportProgress(*t);
   return n;
@@ -414,8 +424,17 @@ Result<DownloadResult> Complete(Transfer* t, int64_t started_ms) {
                        "checksum mismatch for " + r.url + ": the downloaded file's SHA-256 is " +
                            result.sha256 + ", expected " + expected +
                            (r.sha256.empty() ? " (reported by the server)" : " (pinned)"),
-                       "the partial download was deleted; run the command again. If it keeps "
-                       "failing, the file changed upstream or a proxy alters it"));
+                       kMismatchHint));
+  }
+  if (t->WantsSha1()) {
+    result.sha1 = t->sha1.HexDigest();
+    if (result.sha1 != r.sha1) {
+      return Fail(file,
+                  Status(ErrorCode::kCorrupt,
+                         "checksum mismatch for " + r.url + ": the downloaded file's SHA-1 is " +
+                             result.sha1 + ", expected " + r.sha1 + " (pinned)",
+                         kMismatchHint));
+    }
   }
   KEBAB_RETURN_IF_ERROR(file->Sync());
   file->Close();
@@ -449,7 +468,7 @@ Result<DownloadResult> Download(const DownloadRequest& request) {
     t.request = &request;
     t.file = &file;
     KEBAB_ASSIGN_OR_RETURN(t.offset, file.Size());
-    KEBAB_RETURN_IF_ERROR(file.HashPrefix(t.offset, &t.hasher));
+    KEBAB_RETURN_IF_ERROR(file.HashPrefix(t.offset, &t.hasher, t.WantsSha1() ? &t.sha1 : nullptr));
     t.started_ms = MonotonicMillis();
     char errbuf[CURL_ERROR_SIZE] = {};
     const CURLcode rc = Fetch(api, &t, errbuf);

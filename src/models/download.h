@@ -1,9 +1,9 @@
 // One resumable, verified HTTP download of a model file, the way the Hugging Face hub serves
 // them: the hub answers a redirect to its CDN and names the file's SHA-256 in X-Linked-Etag;
 // the CDN honours byte ranges. Bytes go to DEST.part, which survives a dropped connection or a
-// Ctrl-C and is resumed with a Range request by the next call; only a file whose SHA-256
-// matches is fsync'ed and renamed to DEST, so DEST is never partial. Blocking; one download per
-// call, any thread.
+// Ctrl-C and is resumed with a Range request by the next call; only a file whose SHA-256 (and
+// SHA-1, when one is pinned) matches is fsync'ed and renamed to DEST, so DEST is never partial.
+// Blocking; one download per call, any thread.
 #pragma once
 
 #include <atomic>
@@ -26,6 +26,9 @@ struct DownloadRequest {
   std::string url;
   std::string dest;    // final path; its directory must exist
   std::string sha256;  // expected lowercase hex; empty = the one the server reports
+  // Expected SHA-1, lowercase hex, checked in addition to the SHA-256 (whisper.cpp publishes
+  // SHA-1s for its models); empty = none. Servers report no SHA-1, so only a pin is checked.
+  std::string sha1;
   // Called after every received block (often: throttle any drawing).
   std::function<void(const DownloadProgress&)> on_progress;
   // Set (e.g. by a SIGINT handler) to stop within about a second; DEST.part is kept.
@@ -37,8 +40,9 @@ struct DownloadRequest {
   int low_speed_secs = 30;
 };
 
-// What the file was checked against: a hash the caller pinned, the server's, or nothing (a
-// server that reports no SHA-256 and none pinned: the file is kept unverified).
+// What the file's SHA-256 was checked against: a hash the caller pinned, the server's, or
+// nothing (a server that reports no SHA-256 and none pinned). A pinned SHA-1 is checked
+// besides, whatever this says (DownloadResult::sha1).
 enum class Verification { kPinned, kServer, kNone };
 
 struct DownloadResult {
@@ -48,6 +52,8 @@ struct DownloadResult {
   int64_t resumed_from = 0;   // bytes that were already in DEST.part
   std::string sha256;         // of the file, lowercase hex
   std::string server_sha256;  // what the server reported, empty if nothing
+  std::string sha1;           // of the file, lowercase hex, when request.sha1 was checked; else
+                              // empty (not computed)
   Verification verified_against = Verification::kNone;
   int64_t elapsed_ms = 0;
 };
@@ -59,7 +65,8 @@ struct DownloadResult {
 //   DEST.part kept for the next call;
 // - slower than the low-speed limit: timeout, DEST.part kept;
 // - HTTP 404 / 401 / 403 or a malformed URL: invalid_input;
-// - SHA-256 or length mismatch: corrupt, and DEST.part is deleted (its bytes are wrong);
+// - SHA-256, SHA-1 or length mismatch: corrupt ("checksum mismatch"), and DEST.part is
+//   deleted (its bytes are wrong);
 // - cancelled: cancelled, DEST.part kept;
 // - disk errors: io_error; libcurl.so.4 missing: generic.
 // A DEST.part left empty by a failure is removed.

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/sha1.h"
 #include "core/sha256.h"
 
 namespace kebab::models {
@@ -253,6 +254,53 @@ TEST_F(DownloadTest, APinnedHashIsCheckedWhenTheServerReportsNone) {
   EXPECT_NE(result.status().message().find("(pinned)"), std::string::npos);
 }
 
+// whisper.cpp's models are pinned by SHA-1: checked besides the hub's SHA-256, before the
+// rename, and a mismatch deletes the .part like a SHA-256 mismatch.
+TEST_F(DownloadTest, APinnedSha1IsCheckedBesidesTheSha256) {
+  FakeHub hub(source_, {});
+  DownloadRequest r = Request(hub);
+  r.sha1 = Sha1Hex("another file");
+  auto result = Download(r);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), ErrorCode::kCorrupt);
+  EXPECT_NE(result.status().message().find("checksum mismatch"), std::string::npos);
+  EXPECT_NE(result.status().message().find("SHA-1 is " + Sha1Hex(content_)), std::string::npos);
+  EXPECT_NE(result.status().message().find("expected " + r.sha1 + " (pinned)"), std::string::npos);
+  EXPECT_NE(result.status().hint().find("deleted"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dest_));
+  EXPECT_FALSE(fs::exists(part_));
+
+  r.sha1 = Sha1Hex(content_);
+  auto ok = Download(r);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->sha1, Sha1Hex(content_));
+  EXPECT_EQ(ok->verified_against, Verification::kServer);  // the SHA-256 as ever
+  EXPECT_TRUE(ReadFile(dest_) == content_);
+}
+
+TEST_F(DownloadTest, ASha1PinIsCheckedOverTheWholeResumedFile) {
+  FakeHub hub(source_, {"--drop-after", "100000", "--hash-header", "none"});
+  DownloadRequest r = Request(hub);
+  r.sha1 = Sha1Hex(content_);
+  ASSERT_FALSE(Download(r).ok());
+  EXPECT_EQ(SizeOr(part_), 100000);
+  auto resumed = Download(r);
+  ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+  EXPECT_EQ(resumed->resumed_from, 100000);
+  EXPECT_EQ(resumed->sha1, Sha1Hex(content_));
+  EXPECT_EQ(resumed->verified_against, Verification::kNone);
+
+  // Wrong bytes already in the .part fail the SHA-1 although no SHA-256 is known.
+  fs::remove(dest_);
+  WriteFile(part_, std::string(1000, 'x'));
+  auto bad = Download(r);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), ErrorCode::kCorrupt);
+  EXPECT_NE(bad.status().message().find("SHA-1"), std::string::npos);
+  EXPECT_FALSE(fs::exists(part_));
+  EXPECT_FALSE(fs::exists(dest_));
+}
+
 TEST_F(DownloadTest, AnEtagHashIsUsedWithoutARedirectAndNoHashMeansUnverified) {
   {
     FakeHub hub(source_, {"--hash-header", "etag"});
@@ -266,6 +314,7 @@ TEST_F(DownloadTest, AnEtagHashIsUsedWithoutARedirectAndNoHashMeansUnverified) {
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->verified_against, Verification::kNone);
   EXPECT_EQ(result->sha256, Sha256Hex(content_));
+  EXPECT_EQ(result->sha1, "");  // not computed without a pin
 }
 
 TEST_F(DownloadTest, NotFoundIsInvalidInputAndLeavesNoPart) {

@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "models/models.h"
 
@@ -12,8 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kSuffix = ".gguf";
-constexpr std::string_view kPartSuffix = ".gguf.part";
+constexpr std::string_view kPart = ".part";
 
 int64_t FileSize(const std::string& path) {
   std::error_code ec;
@@ -34,31 +35,64 @@ std::string ConfiguredEmbeddingPath(const config::Config& config) {
   return ModelFilePath(config, ec.model);
 }
 
+// Without a "/", a leading "~" or `suffix`: a NAME in the model directory, not a path.
+bool IsBareName(const std::string& model, std::string_view suffix) {
+  return model.find('/') == std::string::npos && !model.starts_with("~") &&
+         !model.ends_with(suffix);
+}
+
+std::string ExpandModelPath(const config::Config& config, const std::string& model) {
+  const std::string base = fs::path(config.config_path).parent_path().string();
+  return config::ExpandPath(model, config::ProcessEnvironment(), base, config.storage.data_dir);
+}
+
+// `kind` is the file's for a NAME the catalog does not know (the catalog's wins otherwise).
 ModelEntry Inspect(const config::Config& config, const std::string& name,
-                   const std::string& embedding_path) {
+                   std::optional<ModelKind> kind, const std::string& embedding_path) {
   ModelEntry e;
   e.name = name;
   e.catalog = FindCatalogModel(name);
-  e.path = config.storage.model_dir + "/" + name + std::string(kSuffix);
+  e.kind = e.catalog != nullptr ? std::optional(e.catalog->kind) : kind;
+  e.path = ModelDirFile(config, name, e.kind.value_or(ModelKind::kEmbedding));
   const int64_t size = FileSize(e.path);
   e.present = size >= 0;
   e.bytes = std::max<int64_t>(size, 0);
-  e.partial_bytes = std::max<int64_t>(FileSize(e.path + ".part"), 0);
+  e.partial_bytes = std::max<int64_t>(FileSize(e.path + std::string(kPart)), 0);
   e.in_use = !embedding_path.empty() && SamePath(e.path, embedding_path);
   return e;
 }
 
+// The files of NAME that InstalledModel and RemoveModel act on: the catalog's kind, else the
+// GGUF when it or its .part is there, else the speech model when it or its .part is, else the
+// (absent) GGUF.
+ModelEntry Resolve(const config::Config& config, const std::string& name,
+                   const std::string& embedding_path) {
+  ModelEntry e = Inspect(config, name, std::nullopt, embedding_path);
+  if (e.catalog != nullptr || e.present || e.partial_bytes > 0) return e;
+  ModelEntry speech = Inspect(config, name, ModelKind::kSpeech, embedding_path);
+  return speech.present || speech.partial_bytes > 0 ? speech : e;
+}
+
 }  // namespace
 
+std::string ModelDirFile(const config::Config& config, const std::string& name, ModelKind kind) {
+  return config.storage.model_dir + "/" + name + std::string(ModelFileSuffix(kind));
+}
+
 bool IsBareModelName(const std::string& model) {
-  return model.find('/') == std::string::npos && !model.starts_with("~") &&
-         !model.ends_with(kSuffix);
+  return IsBareName(model, ModelFileSuffix(ModelKind::kEmbedding));
 }
 
 std::string ModelFilePath(const config::Config& config, const std::string& model) {
-  if (IsBareModelName(model)) return config.storage.model_dir + "/" + model + std::string(kSuffix);
-  const std::string base = fs::path(config.config_path).parent_path().string();
-  return config::ExpandPath(model, config::ProcessEnvironment(), base, config.storage.data_dir);
+  if (IsBareModelName(model)) return ModelDirFile(config, model, ModelKind::kEmbedding);
+  return ExpandModelPath(config, model);
+}
+
+std::string SpeechModelFilePath(const config::Config& config, const std::string& model) {
+  if (IsBareName(model, ModelFileSuffix(ModelKind::kSpeech))) {
+    return ModelDirFile(config, model, ModelKind::kSpeech);
+  }
+  return ExpandModelPath(config, model);
 }
 
 Status CheckModelName(const std::string& name) {
@@ -68,7 +102,10 @@ Status CheckModelName(const std::string& name) {
                         "`kebab models list` shows the known ones");
   };
   if (name.empty()) return bad("it is empty");
-  if (name.ends_with(kSuffix)) return bad("leave out the .gguf suffix");
+  for (ModelKind kind : {ModelKind::kEmbedding, ModelKind::kSpeech}) {
+    const std::string_view suffix = ModelFileSuffix(kind);
+    if (name.ends_with(suffix)) return bad("leave out the " + std::string(suffix) + " suffix");
+  }
   if (name.front() == '.') return bad("it starts with '.'");
   for (char c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') {
@@ -78,8 +115,14 @@ Status CheckModelName(const std::string& name) {
   return Status::OK();
 }
 
-std::string PullHint(const std::string& name) {
+std::string PullHint(const std::string& name, ModelKind kind) {
   if (FindCatalogModel(name) != nullptr) return "download it: `kebab models pull " + name + "`";
+  if (kind == ModelKind::kSpeech) {
+    return "`kebab models pull " + name +
+           " --url URL --kind speech` downloads any whisper.cpp model (.bin) under this name; "
+           "`kebab models list` shows the models kebab knows; or set "
+           "ingest.audio.whisper_model to the path of a .bin file";
+  }
   return "`kebab models pull " + name +
          " --url URL` downloads any GGUF file under this name; `kebab models list` shows the "
          "models kebab knows; or set models.embedding.model to the path of a GGUF file";
@@ -93,25 +136,28 @@ ModelListing ListModels(const config::Config& config, const config::Environment&
   listing.embedding_present =
       !listing.embedding_path.empty() && FileSize(listing.embedding_path) >= 0;
   for (const CatalogModel& m : Catalog()) {
-    listing.models.push_back(Inspect(config, std::string(m.name), listing.embedding_path));
+    listing.models.push_back(
+        Inspect(config, std::string(m.name), std::nullopt, listing.embedding_path));
   }
-  // Other GGUF files, and interrupted pulls of names the catalog does not know.
-  std::set<std::string> others;
+  // Other GGUF files, then other speech model files, and interrupted pulls of names the
+  // catalog does not know: (is speech, NAME), so that GGUFs sort first.
+  std::set<std::pair<bool, std::string>> others;
   std::error_code ec;
   for (const fs::directory_entry& f : fs::directory_iterator(listing.model_dir, ec)) {
-    const std::string file = f.path().filename().string();
-    std::string name;
-    if (file.ends_with(kPartSuffix)) {
-      name = file.substr(0, file.size() - kPartSuffix.size());
-    } else if (file.ends_with(kSuffix)) {
-      name = file.substr(0, file.size() - kSuffix.size());
-    }
-    if (!name.empty() && FindCatalogModel(name) == nullptr && CheckModelName(name).ok()) {
-      others.insert(name);
+    std::string file = f.path().filename().string();
+    if (file.ends_with(kPart)) file.resize(file.size() - kPart.size());
+    for (ModelKind kind : {ModelKind::kEmbedding, ModelKind::kSpeech}) {
+      const std::string_view suffix = ModelFileSuffix(kind);
+      if (!file.ends_with(suffix)) continue;
+      const std::string name = file.substr(0, file.size() - suffix.size());
+      if (FindCatalogModel(name) == nullptr && CheckModelName(name).ok()) {
+        others.emplace(kind == ModelKind::kSpeech, name);
+      }
     }
   }
-  for (const std::string& name : others) {
-    ModelEntry e = Inspect(config, name, listing.embedding_path);
+  for (const auto& [speech, name] : others) {
+    ModelEntry e = Inspect(config, name, speech ? std::optional(ModelKind::kSpeech) : std::nullopt,
+                           listing.embedding_path);
     if (e.present || e.partial_bytes > 0) listing.models.push_back(std::move(e));
   }
   return listing;
@@ -119,7 +165,7 @@ ModelListing ListModels(const config::Config& config, const config::Environment&
 
 Result<ModelEntry> InstalledModel(const config::Config& config, const std::string& name) {
   KEBAB_RETURN_IF_ERROR(CheckModelName(name));
-  ModelEntry e = Inspect(config, name, ConfiguredEmbeddingPath(config));
+  ModelEntry e = Resolve(config, name, ConfiguredEmbeddingPath(config));
   if (!e.present) {
     return Status(ErrorCode::kModelNotPulled,
                   "model " + name + " is not downloaded (no " + e.path + ")", PullHint(name));
@@ -129,11 +175,11 @@ Result<ModelEntry> InstalledModel(const config::Config& config, const std::strin
 
 Result<RemoveReport> RemoveModel(const config::Config& config, const std::string& name) {
   KEBAB_RETURN_IF_ERROR(CheckModelName(name));
-  const ModelEntry e = Inspect(config, name, ConfiguredEmbeddingPath(config));
+  const ModelEntry e = Resolve(config, name, ConfiguredEmbeddingPath(config));
   RemoveReport report;
   report.name = name;
   report.was_in_use = e.in_use;
-  for (const std::string& path : {e.path, e.path + ".part"}) {
+  for (const std::string& path : {e.path, e.path + std::string(kPart)}) {
     const int64_t size = FileSize(path);
     if (size < 0) continue;
     std::error_code ec;

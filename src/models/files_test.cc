@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -52,10 +53,27 @@ TEST_F(ModelFilesTest, BareNamesLiveInTheModelDirAndPathsAreExpanded) {
   EXPECT_EQ(ModelFilePath(config_, "local.gguf"), (root_ / "local.gguf").string());
 }
 
+TEST_F(ModelFilesTest, SpeechModelNamesAreBinFilesInTheModelDir) {
+  EXPECT_EQ(SpeechModelFilePath(config_, "whisper-base"), ModelPath("whisper-base.bin"));
+  EXPECT_EQ(SpeechModelFilePath(config_, "my-whisper"), ModelPath("my-whisper.bin"));
+  // A ".gguf" suffix is nothing special here: still a NAME.
+  EXPECT_EQ(SpeechModelFilePath(config_, "odd.gguf"), ModelPath("odd.gguf.bin"));
+  EXPECT_EQ(SpeechModelFilePath(config_, "/abs/ggml-base.bin"), "/abs/ggml-base.bin");
+  EXPECT_EQ(SpeechModelFilePath(config_, "ggml-small.bin"), (root_ / "ggml-small.bin").string());
+  EXPECT_EQ(SpeechModelFilePath(config_, "models/ggml-small"),
+            (root_ / "models/ggml-small").string());
+  const std::string home = std::getenv("HOME") != nullptr ? std::getenv("HOME") : "";
+  if (!home.empty()) {
+    EXPECT_EQ(SpeechModelFilePath(config_, "~/w/ggml-base.bin"), home + "/w/ggml-base.bin");
+  }
+  EXPECT_EQ(ModelDirFile(config_, "x", ModelKind::kSpeech), ModelPath("x.bin"));
+  EXPECT_EQ(ModelDirFile(config_, "x", ModelKind::kChat), ModelPath("x.gguf"));
+}
+
 TEST_F(ModelFilesTest, NamesAreSafeFileStems) {
   EXPECT_TRUE(CheckModelName("qwen2.5-1.5b-instruct").ok());
   EXPECT_TRUE(CheckModelName("My_Model-2").ok());
-  for (const char* bad : {"", "../etc", "a/b", ".hidden", "x.gguf", "sp ace", "é"}) {
+  for (const char* bad : {"", "../etc", "a/b", ".hidden", "x.gguf", "x.bin", "sp ace", "é"}) {
     const Status st = CheckModelName(bad);
     EXPECT_EQ(st.code(), ErrorCode::kInvalidInput) << bad;
     EXPECT_FALSE(st.hint().empty());
@@ -65,6 +83,82 @@ TEST_F(ModelFilesTest, NamesAreSafeFileStems) {
 TEST_F(ModelFilesTest, PullHintNamesThePullCommand) {
   EXPECT_EQ(PullHint("bge-m3"), "download it: `kebab models pull bge-m3`");
   EXPECT_NE(PullHint("my-own").find("kebab models pull my-own --url URL"), std::string::npos);
+  EXPECT_EQ(PullHint("whisper-base", ModelKind::kSpeech),
+            "download it: `kebab models pull whisper-base`");
+  const std::string speech = PullHint("my-whisper", ModelKind::kSpeech);
+  EXPECT_NE(speech.find("kebab models pull my-whisper --url URL --kind speech"), std::string::npos);
+  EXPECT_NE(speech.find("ingest.audio.whisper_model"), std::string::npos);
+}
+
+TEST_F(ModelFilesTest, ListShowsSpeechModelsAsBinFilesAfterTheGgufs) {
+  Touch(ModelPath("whisper-base.bin"), 300);
+  Touch(ModelPath("whisper-small.bin.part"), 30);
+  Touch(ModelPath("whisper-base.gguf"), 1);  // a catalog name with the wrong suffix: not listed
+  Touch(ModelPath("my-whisper.bin"), 40);
+  Touch(ModelPath("cut.bin.part"), 4);
+  Touch(ModelPath("zeta.gguf"), 10);
+  const ModelListing l = ListModels(config_, {});
+  const auto find = [&](const std::string& name) {
+    return *std::find_if(l.models.begin(), l.models.end(),
+                         [&](const ModelEntry& e) { return e.name == name; });
+  };
+  const ModelEntry base = find("whisper-base");
+  EXPECT_EQ(base.kind, ModelKind::kSpeech);
+  EXPECT_EQ(base.path, ModelPath("whisper-base.bin"));
+  EXPECT_TRUE(base.present);
+  EXPECT_EQ(base.bytes, 300);
+  EXPECT_EQ(find("whisper-small").partial_bytes, 30);
+  EXPECT_FALSE(find("whisper-small").present);
+  EXPECT_FALSE(find("whisper-large-v3-turbo").present);
+  // Other files: GGUFs by name, then speech models by name.
+  ASSERT_EQ(l.models.size(), Catalog().size() + 3);
+  const ModelEntry& zeta = l.models[Catalog().size()];
+  const ModelEntry& cut = l.models[Catalog().size() + 1];
+  const ModelEntry& mine = l.models[Catalog().size() + 2];
+  EXPECT_EQ(zeta.name, "zeta");
+  EXPECT_EQ(zeta.kind, std::nullopt);
+  EXPECT_EQ(cut.name, "cut");
+  EXPECT_EQ(cut.kind, ModelKind::kSpeech);
+  EXPECT_EQ(cut.partial_bytes, 4);
+  EXPECT_EQ(mine.name, "my-whisper");
+  EXPECT_EQ(mine.kind, ModelKind::kSpeech);
+  EXPECT_EQ(mine.path, ModelPath("my-whisper.bin"));
+  EXPECT_TRUE(mine.present);
+  EXPECT_EQ(mine.catalog, nullptr);
+}
+
+TEST_F(ModelFilesTest, SpeechModelsAreFoundAndRemovedAsBinFiles) {
+  auto missing = InstalledModel(config_, "whisper-base");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), ErrorCode::kModelNotPulled);
+  EXPECT_NE(missing.status().message().find("whisper-base.bin"), std::string::npos);
+
+  Touch(ModelPath("whisper-base.bin"), 100);
+  Touch(ModelPath("whisper-base.bin.part"), 5);
+  auto found = InstalledModel(config_, "whisper-base");
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_EQ(found->path, ModelPath("whisper-base.bin"));
+  EXPECT_EQ(found->kind, ModelKind::kSpeech);
+  auto removed = RemoveModel(config_, "whisper-base");
+  ASSERT_TRUE(removed.ok()) << removed.status().ToString();
+  EXPECT_EQ(removed->removed_paths, (std::vector<std::string>{ModelPath("whisper-base.bin"),
+                                                              ModelPath("whisper-base.bin.part")}));
+  EXPECT_EQ(removed->freed_bytes, 105);
+  EXPECT_FALSE(fs::exists(ModelPath("whisper-base.bin")));
+
+  // A name the catalog does not know: its .bin when there is no .gguf of that name.
+  Touch(ModelPath("mine.bin"), 9);
+  auto mine = InstalledModel(config_, "mine");
+  ASSERT_TRUE(mine.ok()) << mine.status().ToString();
+  EXPECT_EQ(mine->path, ModelPath("mine.bin"));
+  EXPECT_EQ(mine->kind, ModelKind::kSpeech);
+  Touch(ModelPath("mine.gguf"), 8);
+  EXPECT_EQ(InstalledModel(config_, "mine")->path, ModelPath("mine.gguf"));
+  EXPECT_EQ(RemoveModel(config_, "mine")->removed_paths,
+            std::vector<std::string>{ModelPath("mine.gguf")});
+  EXPECT_EQ(RemoveModel(config_, "mine")->removed_paths,
+            std::vector<std::string>{ModelPath("mine.bin")});
+  EXPECT_EQ(RemoveModel(config_, "mine").status().code(), ErrorCode::kModelNotPulled);
 }
 
 TEST_F(ModelFilesTest, ListShowsTheCatalogLocalFilesPartialPullsAndTheModelInUse) {
@@ -149,6 +243,42 @@ TEST_F(ModelFilesTest, PullChecksItsInputsAndSkipsAPresentFile) {
   EXPECT_EQ(present->bytes, 42);
   EXPECT_EQ(present->catalog, FindCatalogModel("bge-m3"));
   EXPECT_EQ(present->url, "http://127.0.0.1:1/rbehzadan/bge-m3-gguf/resolve/main/bge-m3-Q8_0.gguf");
+}
+
+TEST_F(ModelFilesTest, PullOfASpeechModelIsABinFile) {
+  PullOptions o;
+  o.name = "whisper-base";
+  Touch(ModelPath("whisper-base.bin"), 42);
+  // HF_ENDPOINT points nowhere: a present file must not touch the network.
+  auto present = PullModel(config_, {{"HF_ENDPOINT", "http://127.0.0.1:1"}}, o);
+  ASSERT_TRUE(present.ok()) << present.status().ToString();
+  EXPECT_TRUE(present->already_present);
+  EXPECT_EQ(present->path, ModelPath("whisper-base.bin"));
+  EXPECT_EQ(present->kind, ModelKind::kSpeech);
+  EXPECT_EQ(present->bytes, 42);
+  EXPECT_EQ(present->url, "http://127.0.0.1:1/ggerganov/whisper.cpp/resolve/main/ggml-base.bin");
+
+  // --kind must fit a catalog name ...
+  o.kind = ModelKind::kEmbedding;
+  auto wrong = PullModel(config_, {}, o);
+  EXPECT_EQ(wrong.status().code(), ErrorCode::kInvalidInput);
+  EXPECT_NE(wrong.status().message().find("speech"), std::string::npos);
+  // ... and makes another name a .bin (a GGUF without it).
+  Touch(ModelPath("mine.bin"), 7);
+  o.name = "mine";
+  o.url = "http://127.0.0.1:1/mine.bin";
+  o.kind = ModelKind::kSpeech;
+  auto mine = PullModel(config_, {}, o);
+  ASSERT_TRUE(mine.ok()) << mine.status().ToString();
+  EXPECT_TRUE(mine->already_present);
+  EXPECT_EQ(mine->path, ModelPath("mine.bin"));
+  EXPECT_EQ(mine->catalog, nullptr);
+  o.kind.reset();
+  Touch(ModelPath("mine.gguf"), 8);
+  auto gguf = PullModel(config_, {}, o);
+  ASSERT_TRUE(gguf.ok()) << gguf.status().ToString();
+  EXPECT_EQ(gguf->path, ModelPath("mine.gguf"));
+  EXPECT_EQ(gguf->bytes, 8);
 }
 
 }  // namespace

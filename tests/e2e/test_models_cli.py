@@ -1,12 +1,15 @@
 """`kebab models list|pull|path|rm|gc` against tests/tools/fake_hub.py, a real HTTP server on
 127.0.0.1 that answers like the Hugging Face hub (a redirect carrying X-Linked-Etag to a CDN
-that honours byte ranges) and serves the tiny generated GGUF models under catalog names."""
+that honours byte ranges) and serves the tiny generated GGUF models under catalog names, and a
+fake whisper.cpp model (.bin) for the speech models."""
 import hashlib
 import json
 import os
 import signal
 import socket
+import shutil
 import subprocess
+import tempfile
 import time
 import unittest
 import urllib.request
@@ -21,6 +24,8 @@ BGE_TINY = os.path.join(MODELS, "bge-tiny.gguf")
 # Catalog entries whose hub paths the fake hub serves the tiny models under.
 E5_KEY = "cstr/multilingual-e5-small-GGUF/multilingual-e5-small-q8_0.gguf"
 BGE_PINNED_KEY = "ggml-org/bge-small-en-v1.5-Q8_0-GGUF/bge-small-en-v1.5-q8_0.gguf"
+WHISPER_BASE_KEY = "ggerganov/whisper.cpp/ggml-base.bin"
+WHISPER_BASE_SHA1 = "465707469ff3a37a2b9b8d8f89f2f99de7299dac"  # the catalog's pin
 DEFAULT_BEHAVIOUR = {"drop_after": None, "corrupt": False, "not_found": False,
                      "bytes_per_sec": 0, "ignore_range": False, "hash_header": "linked"}
 
@@ -31,6 +36,11 @@ def sha256_of(path):
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+def sha1_of(path):
+    with open(path, "rb") as f:
+        return hashlib.sha1(f.read()).hexdigest()
 
 
 def free_port():
@@ -68,15 +78,25 @@ class FakeHub:
 class ModelsCliTest(KebabTestCase):
     @classmethod
     def setUpClass(cls):
+        # Not a real whisper.cpp model ("lmgg" is the ggml magic), so never the pinned SHA-1.
+        cls.tmp = tempfile.mkdtemp(prefix="kebab-models-cli-")
+        cls.whisper = os.path.join(cls.tmp, "ggml-fake.bin")
+        with open(cls.whisper, "wb") as f:
+            f.write(b"lmgg" + bytes(i * 7 % 251 for i in range(400_000)))
         cls.hub = FakeHub({E5_KEY: E5_TINY, BGE_PINNED_KEY: BGE_TINY,
-                           "kebab-test/tiny/bge-tiny.gguf": BGE_TINY})
+                           "kebab-test/tiny/bge-tiny.gguf": BGE_TINY,
+                           WHISPER_BASE_KEY: cls.whisper,
+                           "kebab-test/tiny/ggml-fake.bin": cls.whisper})
         cls.e5_sha = sha256_of(E5_TINY)
         cls.e5_size = os.path.getsize(E5_TINY)
         cls.bge_sha = sha256_of(BGE_TINY)
+        cls.whisper_sha = sha256_of(cls.whisper)
+        cls.whisper_size = os.path.getsize(cls.whisper)
 
     @classmethod
     def tearDownClass(cls):
         cls.hub.close()
+        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def setUp(self):
         super().setUp()
@@ -86,8 +106,11 @@ class ModelsCliTest(KebabTestCase):
 
     # ------------------------------------------------------------------ helpers
 
-    def model_file(self, name):
-        return os.path.join(self.model_dir, name + ".gguf")
+    def model_file(self, name, suffix=".gguf"):
+        return os.path.join(self.model_dir, name + suffix)
+
+    def speech_file(self, name):
+        return self.model_file(name, ".bin")
 
     def bge_url(self, file="bge-tiny.gguf"):
         return f"{self.hub.url}/kebab-test/tiny/resolve/main/{file}"
@@ -126,7 +149,8 @@ class ModelsCliTest(KebabTestCase):
         names = [m["name"] for m in listing["models"]]
         for required in ("multilingual-e5-small", "multilingual-e5-base", "multilingual-e5-large",
                          "bge-m3", "nomic-embed-text-v1.5", "qwen2.5-0.5b-instruct",
-                         "qwen2.5-1.5b-instruct", "qwen2.5-3b-instruct"):
+                         "qwen2.5-1.5b-instruct", "qwen2.5-3b-instruct", "whisper-base",
+                         "whisper-small", "whisper-large-v3-turbo"):
             self.assertIn(required, names)
         self.assertTrue(all(not m["present"] and m["source"] == "catalog"
                             for m in listing["models"]))
@@ -280,6 +304,84 @@ class ModelsCliTest(KebabTestCase):
         self.assertIn("models.embedding.model", err["hint"])
         self.assertFalse(os.path.exists(self.model_file("multilingual-e5-small") + ".part"))
 
+    # ------------------------------------------------------------------ speech models
+
+    def test_a_speech_model_is_checked_against_its_pinned_sha1_and_a_mismatch_leaves_nothing(self):
+        listing = self.kjson("models", "list", schema="model_list", env=self.env)
+        base = next(m for m in listing["models"] if m["name"] == "whisper-base")
+        self.assertEqual((base["kind"], base["path"]), ("speech", self.speech_file("whisper-base")))
+        self.assertEqual(base["catalog"]["sha1"], WHISPER_BASE_SHA1)
+        self.assertEqual(base["catalog"]["url"],
+                         f"{self.hub.url}/ggerganov/whisper.cpp/resolve/main/ggml-base.bin")
+
+        # An interrupted pull leaves NAME.bin.part, listed as partial.
+        self.hub.control(drop_after=100_000)
+        self.pull_error("whisper-base", code="model_unreachable")
+        self.assertEqual(os.listdir(self.model_dir), ["whisper-base.bin.part"])
+        listing = self.kjson("models", "list", schema="model_list")
+        base = next(m for m in listing["models"] if m["name"] == "whisper-base")
+        self.assertEqual((base["present"], base["partial_bytes"]), (False, 100_000))
+
+        # The resumed file matches the hub's SHA-256 but not whisper.cpp's SHA-1: nothing stays.
+        self.hub.control()
+        err = self.pull_error("whisper-base", code="corrupt")
+        self.assertIn("checksum mismatch", err["message"])
+        self.assertIn(f"SHA-1 is {sha1_of(self.whisper)}", err["message"])
+        self.assertIn(f"expected {WHISPER_BASE_SHA1} (pinned)", err["message"])
+        self.assertEqual(os.listdir(self.model_dir), [])
+        self.assertError(self.sb.run("--json", "models", "path", "whisper-base"),
+                         "model_not_pulled")
+
+    def test_a_speech_model_by_url_is_a_bin_file_listed_found_and_removed(self):
+        # A catalog speech name with --url: the pin is the catalog file's, so only the hub's
+        # SHA-256 is checked; the file is still NAME.bin.
+        events, report = self.pull("whisper-base", "--url", self.bge_url("ggml-fake.bin"))
+        self.assertEqual(events[0]["path"], self.speech_file("whisper-base"))
+        self.assertEqual(report["path"], self.speech_file("whisper-base"))
+        self.assertEqual((report["sha256"], report["verified_against"], report["sha1"]),
+                         (self.whisper_sha, "server", None))
+        self.assertEqual(os.listdir(self.model_dir), ["whisper-base.bin"])
+
+        # Any other name is a GGUF unless --kind speech says otherwise.
+        r = self.sb.run("models", "pull", "my-whisper", "--kind", "speech", "--url",
+                        self.bge_url("ggml-fake.bin"), env=self.env)
+        self.assertExit(r, 0)
+        self.assertIn("pulled my-whisper -> " + self.speech_file("my-whisper"), r.stdout)
+        self.assertIn('whisper_model = "my-whisper"', r.stderr)
+        self.assertNotIn("models.embedding", r.stderr)
+        self.assertEqual(sha256_of(self.speech_file("my-whisper")), self.whisper_sha)
+
+        listing = self.kjson("models", "list", schema="model_list")
+        base = next(m for m in listing["models"] if m["name"] == "whisper-base")
+        self.assertEqual((base["kind"], base["present"], base["bytes"]),
+                         ("speech", True, self.whisper_size))
+        local = listing["models"][-1]
+        self.assertEqual((local["name"], local["source"], local["kind"], local["path"]),
+                         ("my-whisper", "local", "speech", self.speech_file("my-whisper")))
+        human = self.sb.run("models", "list")
+        self.assertExit(human, 0)
+        self.assertIn("speech models", human.stdout)
+        self.assertIn("other speech model files (.bin)", human.stdout)
+        self.assertRegex(human.stdout, r"whisper-base +~148 MB +downloaded")
+
+        info = self.kjson("models", "path", "my-whisper", schema="model_info")
+        self.assertEqual((info["kind"], info["path"]), ("speech", self.speech_file("my-whisper")))
+        self.assertEqual(self.sb.run("models", "path", "whisper-base").stdout.strip(),
+                         self.speech_file("whisper-base"))
+        for name in ("whisper-base", "my-whisper"):
+            report = self.kjson("models", "rm", name, "--yes", schema="model_rm_report")
+            self.assertEqual(report["removed_paths"], [self.speech_file(name)])
+            self.assertEqual(report["freed_bytes"], self.whisper_size)
+        self.assertEqual(os.listdir(self.model_dir), [])
+
+    def test_a_kind_that_contradicts_the_catalog_is_refused(self):
+        err = self.pull_error("whisper-base", "--kind", "embedding", code="invalid_input")
+        self.assertIn("speech", err["message"])
+        err = self.assertError(self.sb.run("--json", "models", "pull", "x", "--kind", "sound",
+                                           "--url", self.bge_url()), "invalid_input")
+        self.assertIn("embedding,chat,speech", err["message"])
+        self.assertFalse(os.path.exists(self.model_dir) and os.listdir(self.model_dir))
+
     def test_readonly_refuses_what_changes_files_or_the_index(self):
         for args in (["pull", "multilingual-e5-small"], ["rm", "x", "--yes"], ["gc", "--yes"]):
             r = self.sb.run("--json", "--readonly", "models", *args, env=self.env)
@@ -365,6 +467,9 @@ class ModelsCliTest(KebabTestCase):
             self.assertExit(r, 0)
             self.assertIn("Examples:", r.stdout, sub)
             self.assertIn(f"kebab models {sub}", r.stdout, sub)
+        pull = self.sb.run("models", "pull", "--help").stdout
+        self.assertIn("--kind", pull)
+        self.assertIn("whisper_model", pull)
 
 
 if __name__ == "__main__":
