@@ -27,6 +27,8 @@ every run with --json-out, so the floor is measured in the same run as kebab:
             paragraphs
   audio     bench/audio_bench.py: recordings' WER and real-time factor vs
             pocketsphinx_continuous on the same files, and time citations of true sentences
+  whisper   bench/whisper_bench.py: the whisper path's real-time factor vs whisper.cpp's
+            whisper-cli on the same files with a random-weight whisper-base-shaped model
   generate  bench/generate_compare.py: in-process generation vs llama.cpp's llama-bench
 then takes the median, min and max of every number across the runs and writes
 bench/results/YYYY-MM-DD.json (every number with its per-run values, the machine, the load
@@ -539,6 +541,27 @@ def audio_table(res):
     return notes, rows
 
 
+def whisper_table(res):
+    """The whisper path: kebab-audio and a whole ingest beside whisper-cli, same model."""
+    notes = [f"{fmt(median(res.get('audio_s')))} s of speech (../shared/data/audio's wavs) whose "
+             "segments and token counts came out identical in kebab and whisper-cli; a "
+             f"random-weight model of whisper-base's shape ({fmt(median(res.get('model_mb')))} MB), "
+             f"greedy decoding (`whisper-cli -bs 1`), {fmt(median(res.get('threads')))} threads; "
+             "whole processes, model load included"]
+    floor = "whisper-cli, same files and model"
+    rows = [
+        Row("real-time factor, kebab-audio alone (wall / audio s)", res.get("kebab_worker_rtf"),
+            res.get("floor_rtf"), floor, (Target("≤ 1.1×", "ratio", "<=", 1.1),), True),
+        Row("real-time factor, whole `kebab ingest` of one file", res.get("kebab_ingest_rtf"),
+            res.get("floor_rtf"), floor, (Target("≤ 1.1×", "ratio", "<=", 1.1),), True),
+    ]
+    for fid in (res.get("per_file") or {}):
+        rows.append(Row(f"{fid}: real-time factor, kebab-audio",
+                        at(res, "per_file", fid, "worker_rtf"),
+                        at(res, "per_file", fid, "floor_rtf"), floor))
+    return notes, rows
+
+
 BENCHES = {
     "lexical": Bench(["bench/lexical_bench.py"], [], ["--corpus", "astro", "--queries", "20"],
                      [], ["kebab"], "ingest and search latency vs bare FTS5, Recoll, ripgrep",
@@ -585,6 +608,9 @@ BENCHES = {
     "audio": Bench(["bench/audio_bench.py"], [], ["--quick"], [], ["kebab", "kebab-audio"],
                    "recordings: WER and speed vs pocketsphinx_continuous; time citations",
                    audio_table),
+    "whisper": Bench(["bench/whisper_bench.py"], [], ["--quick", "--runs", "1"], [],
+                     ["kebab", "kebab-audio", "kebab_bench_models"],
+                     "recordings by whisper.cpp: RTF vs whisper-cli", whisper_table),
     "generate": Bench(["bench/generate_compare.py"], ["--rounds", "1"],
                       ["--rounds", "1", "--prompt", "64", "--tokens", "16"], [],
                       ["kebab_generate_bench", "kebab_bench_models"],

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Builds llama.cpp once as static CPU libraries (plus llama-server for the tests and
-# llama-bench, llama.cpp's own speed reference for bench/generate_bench) and caches
-# the result outside the repository, keyed by the source version and the build options, so a
-# fresh clone reuses it and a version bump rebuilds it.
+# Builds llama.cpp and whisper.cpp once as static CPU libraries over one ggml (plus
+# llama-server for the tests, llama-bench and whisper-cli, the projects' own speed references
+# for bench/generate_bench.py and bench/whisper_bench.py) and caches the result outside the
+# repository, keyed by the source versions and the build options, so a fresh clone reuses it
+# and a version bump rebuilds it. scripts/ggml-stack/CMakeLists.txt makes the two one CMake
+# project in which whisper.cpp uses llama.cpp's ggml.
 #
-# Source: the npm package node-llama-cpp ships llama.cpp as a git bundle
-# (package/llama/gitRelease.bundle); npm's registry is reachable where GitHub is not.
+# Sources, from npm (whose registry is reachable where GitHub is not): node-llama-cpp ships
+# llama.cpp as a git bundle (package/llama/gitRelease.bundle), nodejs-whisper ships whisper.cpp
+# as a source tree (package/cpp/whisper.cpp).
 # scripts/llama-patches/*.patch are applied in name order (git apply) before building; their
 # contents are part of the cache key, so changing a patch rebuilds the cache.
 #
@@ -18,6 +21,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/deps-cache.sh"
 
 NODE_LLAMA_CPP_VERSION=3.22.1
 LLAMA_COMMIT=de3ff815ea7d559ee917f063901b8986f038abc6
+NODEJS_WHISPER_VERSION=0.3.1
+WHISPER_VERSION=1.9.1
 # x86-64-v3 (AVX2/FMA/F16C) rather than -march=native: the binary must run on other machines
 # than the one that built it. No OpenMP (ggml's own thread pool; no libgomp at run time), no
 # network code in the library, no web UI download.
@@ -28,10 +33,13 @@ CMAKE_OPTIONS=(
   -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
   -DGGML_OPENMP=OFF
   -DLLAMA_OPENSSL=OFF
-  -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF
+  -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF
   -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON
   -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF
+  -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER=OFF
+  -DWHISPER_SDL2=OFF -DWHISPER_CURL=OFF
 )
+STACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ggml-stack
 
 PATCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/llama-patches
 PATCHES=()
@@ -41,12 +49,12 @@ if [[ -d "$PATCH_DIR" && -z "${KEBAB_LLAMA_NO_PATCHES:-}" ]]; then
 fi
 
 # The tools the prefix holds are part of the key too: a prefix without one is rebuilt.
-TOOLS=(llama-server llama-bench)
+TOOLS=(llama-server llama-bench whisper-cli)
 OPTIONS_KEY=$({
-  printf '%s\n' "${CMAKE_OPTIONS[@]}" "${TOOLS[@]}"
-  cat "${PATCHES[@]}" </dev/null
+  printf '%s\n' "${CMAKE_OPTIONS[@]}" "${TOOLS[@]}" "$NODEJS_WHISPER_VERSION"
+  cat "${PATCHES[@]}" "$STACK_DIR/CMakeLists.txt" </dev/null
 } | sha256sum | cut -c1-12)
-PREFIX="$DEPS_CACHE_ROOT/llama.cpp-$NODE_LLAMA_CPP_VERSION-$OPTIONS_KEY"
+PREFIX="$DEPS_CACHE_ROOT/llama.cpp-$NODE_LLAMA_CPP_VERSION+whisper.cpp-$WHISPER_VERSION-$OPTIONS_KEY"
 
 deps_reuse "$PREFIX"
 log() { echo "build-llama: $*" >&2; }
@@ -62,28 +70,45 @@ if [[ "$got" != "$LLAMA_COMMIT" ]]; then
   log "unexpected llama.cpp commit $got (want $LLAMA_COMMIT)"
   exit 1
 fi
+log "fetching nodejs-whisper@$NODEJS_WHISPER_VERSION from npm"
+(cd "$WORK" && npm pack "nodejs-whisper@$NODEJS_WHISPER_VERSION" --silent >/dev/null)
+mkdir -p "$WORK/whisper"
+tar -xzf "$WORK/nodejs-whisper-$NODEJS_WHISPER_VERSION.tgz" -C "$WORK/whisper" package/cpp/whisper.cpp
+WHISPER_SRC="$WORK/whisper/package/cpp/whisper.cpp"
+got=$(sed -n 's/^project("whisper\.cpp" VERSION \([0-9.]*\)).*/\1/p' "$WHISPER_SRC/CMakeLists.txt")
+if [[ "$got" != "$WHISPER_VERSION" ]]; then
+  log "unexpected whisper.cpp version '$got' in nodejs-whisper@$NODEJS_WHISPER_VERSION (want $WHISPER_VERSION)"
+  exit 1
+fi
 for patch in "${PATCHES[@]}"; do
   log "applying $(basename "$patch")"
   git -C "$WORK/src" apply "$patch" || { log "$patch does not apply to $LLAMA_COMMIT"; exit 1; }
 done
 
-log "building llama.cpp ${LLAMA_COMMIT:0:10} (a few minutes, once per version)"
-cmake -S "$WORK/src" -B "$WORK/build" -G Ninja "${CMAKE_OPTIONS[@]}" >"$WORK/configure.log" 2>&1 ||
+log "building llama.cpp ${LLAMA_COMMIT:0:10} and whisper.cpp $WHISPER_VERSION (several minutes, once per version)"
+cmake -S "$STACK_DIR" -B "$WORK/build" -G Ninja "${CMAKE_OPTIONS[@]}" \
+  -DLLAMA_SRC="$WORK/src" -DWHISPER_SRC="$WHISPER_SRC" >"$WORK/configure.log" 2>&1 ||
   { cat "$WORK/configure.log" >&2; exit 1; }
-cmake --build "$WORK/build" -j "${JOBS:-$(nproc)}" --target llama ggml "${TOOLS[@]}" \
+cmake --build "$WORK/build" -j "${JOBS:-$(nproc)}" --target llama whisper ggml "${TOOLS[@]}" \
   >"$WORK/build.log" 2>&1 || { tail -50 "$WORK/build.log" >&2; exit 1; }
 
 STAGE="$WORK/prefix"
 mkdir -p "$STAGE/lib" "$STAGE/include" "$STAGE/bin" "$STAGE/models"
-find "$WORK/build" -name 'lib*.a' \( -name 'libllama.a' -o -name 'libggml*.a' \) \
+find "$WORK/build" -name 'lib*.a' \( -name 'libllama.a' -o -name 'libwhisper.a' -o -name 'libggml*.a' \) \
   -exec cp {} "$STAGE/lib/" \;
-cp "$WORK/src/include/llama.h" "$WORK/src/ggml/include/"*.h "$STAGE/include/"
+for lib in libllama.a libwhisper.a libggml.a libggml-base.a libggml-cpu.a; do
+  [[ -f "$STAGE/lib/$lib" ]] || { log "the build made no $lib"; exit 1; }
+done
+cp "$WORK/src/include/llama.h" "$WHISPER_SRC/include/whisper.h" "$WORK/src/ggml/include/"*.h \
+  "$STAGE/include/"
 for tool in "${TOOLS[@]}"; do cp "$WORK/build/bin/$tool" "$STAGE/bin/"; done
 # Vocab-only GGUFs: the tests build tiny random-weight models of real architectures from them.
 cp "$WORK/src/models/ggml-vocab-"*.gguf "$STAGE/models/"
 cp "$WORK/src/LICENSE" "$STAGE/LICENSE.llama.cpp"
+cp "$WHISPER_SRC/LICENSE" "$STAGE/LICENSE.whisper.cpp"
 {
   echo "node-llama-cpp@$NODE_LLAMA_CPP_VERSION llama.cpp@$LLAMA_COMMIT"
+  echo "nodejs-whisper@$NODEJS_WHISPER_VERSION whisper.cpp@$WHISPER_VERSION"
   for patch in "${PATCHES[@]}"; do echo "patch $(basename "$patch")"; done
 } >"$STAGE/VERSION"
 log "caching in $PREFIX"

@@ -8,6 +8,7 @@
 #include "app/internal/caption.h"
 #include "app/internal/ocr.h"
 #include "app/internal/session_state.h"
+#include "app/internal/transcription.h"
 #include "app/internal_store.h"
 #include "llm/open.h"
 #include "parse/audio.h"
@@ -116,14 +117,25 @@ DoctorReport Doctor(Session* session, const Status& load_status, const std::stri
     add("ocr", true, "off ([ingest.ocr] enabled = false): scans and images are found by name only",
         "");
   }
-  // Transcription: the audio worker runs and the configured pocketsphinx model is there.
+  // Transcription: the audio worker runs and the model of the engine in use is there.
   if (config->ingest.audio_enabled) {
-    parse::TranscriptionSettings settings;
-    settings.pocketsphinx_model = config->ingest.audio_pocketsphinx_model;
+    const parse::TranscriptionSettings settings = internal::TranscriptionSettingsOf(*config);
     Result<std::string> checked = parse::Transcriber(settings, nullptr).Check();
+    const bool whisper = settings.engine == parse::SpeechEngine::kWhisper;
+    if (checked.ok() && !whisper && settings.language != "auto" && settings.language != "en") {
+      checked = Status(ErrorCode::kInvalidInput,
+                       "ingest.audio.language = \"" + settings.language +
+                           "\" but only pocketsphinx (English) is available",
+                       "kebab models pull whisper-base");
+    }
+    // pocketsphinx works, but whisper is the better recognizer and the only one for other
+    // languages than English: say how to get it.
     add("transcription", checked.ok(),
-        checked.ok() ? *checked + "; English only" : checked.status().message(),
-        checked.ok() ? "" : checked.status().hint());
+        checked.ok() ? *checked + (whisper ? "" : "; English only") : checked.status().message(),
+        !checked.ok() ? checked.status().hint()
+        : whisper     ? ""
+                      : "for far fewer errors and other languages (Korean too): kebab models pull "
+                        "whisper-base");
   } else {
     add("transcription", true,
         "off ([ingest.audio] enabled = false): recordings are found by name only", "");

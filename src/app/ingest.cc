@@ -17,6 +17,7 @@
 #include "app/internal/ingest_files.h"
 #include "app/internal/ingest_queue.h"
 #include "app/internal/ocr.h"
+#include "app/internal/transcription.h"
 #include "app/internal_store.h"
 #include "chunk/chunker.h"
 #include "core/files.h"
@@ -332,9 +333,8 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     ocr = std::make_unique<parse::OcrPool>(internal::OcrSettingsOf(config), ocr_cache.get());
   }
   if (config.ingest.audio_enabled) {
-    parse::TranscriptionSettings settings;
-    settings.pocketsphinx_model = config.ingest.audio_pocketsphinx_model;
-    transcriber = std::make_unique<parse::Transcriber>(settings, ocr_cache.get());
+    transcriber = std::make_unique<parse::Transcriber>(internal::TranscriptionSettingsOf(config),
+                                                       ocr_cache.get());
   }
   if (config.ingest.caption_enabled) {
     KEBAB_ASSIGN_OR_RETURN(captioner,

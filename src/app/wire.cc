@@ -498,6 +498,19 @@ json ResetReport(const app::ResetReport& r) {
   return j;
 }
 
+namespace {
+
+// The versions the index's documents were made by (Markdown's alone for an empty index), so a
+// client sees that recordings were transcribed by whisper, or which code parser ran.
+json ActiveVersions(const std::map<std::string, int64_t>& breakdown, const std::string& fallback) {
+  json out = json::array();
+  for (const auto& [version, docs] : breakdown) out.push_back(version);
+  if (out.empty()) out.push_back(fallback);
+  return out;
+}
+
+}  // namespace
+
 json Schema(const SchemaInfo& info) {
   const auto& s = info.stats;
   json spaces = json::array();
@@ -515,8 +528,8 @@ json Schema(const SchemaInfo& info) {
           {"models",
            {{"parser_version", info.parser_version},
             {"chunker_version", info.chunker_version},
-            {"active_parsers", {info.parser_version}},
-            {"active_chunkers", {info.chunker_version}},
+            {"active_parsers", ActiveVersions(s.parser_breakdown, info.parser_version)},
+            {"active_chunkers", ActiveVersions(s.chunker_breakdown, info.chunker_version)},
             {"embedding_version", NullOr(info.embedding_version)},
             {"prompt_template_version", info.prompt_template_version},
             {"index_version", info.index_version},

@@ -47,8 +47,14 @@ struct IngestConfig {
   long long code_max_file_bytes = 1024 * 1024;
   long long code_max_file_lines = 20000;
 
-  // [ingest.audio]: recordings transcribed in the kebab-audio worker (FFmpeg, pocketsphinx).
+  // [ingest.audio]: recordings transcribed in the kebab-audio worker (FFmpeg; whisper.cpp when
+  // a whisper model is there, else pocketsphinx).
   bool audio_enabled = true;
+  std::string audio_engine = "auto";  // auto | whisper | pocketsphinx
+  // A model NAME ({model_dir}/NAME.bin, `kebab models pull whisper-base`) or a .bin path.
+  std::string audio_whisper_model = "whisper-base";
+  std::string audio_language = "auto";  // whisper: "auto" or a code (en, ko, ...)
+  int audio_threads = 0;                // whisper: 0 = min(4, cores)
   // Recordings run long: an hour of speech is 30-100 MB compressed, past max_file_bytes.
   long long audio_max_file_bytes = 1024LL * 1024 * 1024;
   std::string audio_pocketsphinx_model = "/usr/share/pocketsphinx/model/en-us";

@@ -20,7 +20,9 @@ constexpr SectionSpec kSections[] = {
      "either cap, counted as `size_exceeded`. Other files in those folders are indexed."},
     {"ingest.audio",
      "Recordings (wav, flac, mp3, ogg/opus, m4a/aac, webm), decoded by FFmpeg and\n"
-     "transcribed by pocketsphinx (English) in kebab-audio worker processes; what was said\n"
+     "transcribed in kebab-audio worker processes by whisper.cpp (99 languages, once\n"
+     "`kebab models pull whisper-base` has fetched a model) or else by pocketsphinx\n"
+     "(English, no download); what was said\n"
      "is cited by time, talk.m4a#t=00:00:12.5,00:00:19.04. Transcripts are cached in kebab.sqlite "
      "by\n"
      "the recording's content and the model, so a recording is never transcribed twice,\n"
@@ -104,6 +106,17 @@ constexpr KeySpec kKeys[] = {
      "Recordings larger than this many bytes are skipped (size_exceeded); it replaces\n"
      "[ingest] max_file_bytes for them. A recording is held in memory compressed while it\n"
      "is transcribed. An integer >= 1048576."},
+    {"ingest.audio", "engine", KEBAB_FIELD(ingest.audio_engine), false,
+     "Which recognizer transcribes: \"auto\" (whisper when its model is there, else\n"
+     "pocketsphinx), \"whisper\" (an error names the missing model) or \"pocketsphinx\"."},
+    {"ingest.audio", "whisper_model", KEBAB_FIELD(ingest.audio_whisper_model), false,
+     "whisper.cpp's model: a NAME pulled by `kebab models pull` ({model_dir}/NAME.bin:\n"
+     "whisper-base, whisper-small, whisper-large-v3-turbo) or a path to a ggml .bin file."},
+    {"ingest.audio", "language", KEBAB_FIELD(ingest.audio_language), false,
+     "The language spoken, for whisper: \"auto\" detects it per stretch of speech; a code\n"
+     "such as \"en\" or \"ko\" skips detection and avoids a wrong guess on short clips."},
+    {"ingest.audio", "threads", KEBAB_FIELD(ingest.audio_threads), false,
+     "CPU threads of each whisper worker; 0 = up to 4, as whisper-cli. An integer >= 0."},
     {"ingest.audio", "pocketsphinx_model", KEBAB_FIELD(ingest.audio_pocketsphinx_model), false,
      "pocketsphinx's model folder (holding en-us/, en-us.lm.bin and\n"
      "cmudict-en-us.dict); Debian's pocketsphinx-en-us installs the default."},

@@ -2,6 +2,7 @@
 // naming the key, the bad value and what is allowed, so one edit fixes the whole file.
 #include <libstemmer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <span>
 #include <sstream>
@@ -110,6 +111,20 @@ Status Validate(const Config& config) {
   p.Range("ingest.max_parallel_extractors", config.ingest.max_parallel_extractors, 0, 256);
   p.AtLeast("ingest.max_file_bytes", config.ingest.max_file_bytes, 1024);
   p.AtLeast("ingest.audio.max_file_bytes", config.ingest.audio_max_file_bytes, 1024 * 1024);
+  static constexpr std::string_view kEngines[] = {"auto", "whisper", "pocketsphinx"};
+  p.OneOf("ingest.audio.engine", config.ingest.audio_engine, kEngines);
+  p.Range("ingest.audio.threads", config.ingest.audio_threads, 0, 256);
+  {
+    // whisper's codes are two or three lowercase letters ("en", "ko", "haw").
+    const std::string& lang = config.ingest.audio_language;
+    const bool code =
+        lang.size() >= 2 && lang.size() <= 3 &&
+        std::all_of(lang.begin(), lang.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    if (lang != "auto" && !code) {
+      p.Add("ingest.audio.language = " + Quoted(lang) +
+            " must be \"auto\" or a language code such as \"en\" or \"ko\"");
+    }
+  }
   p.Range("ingest.pdf.max_seconds_per_file", config.ingest.pdf_max_seconds_per_file, 1, 3600);
   p.AtLeast("ingest.code.max_file_bytes", config.ingest.code_max_file_bytes, 1024);
   p.AtLeast("ingest.code.max_file_lines", config.ingest.code_max_file_lines, 10);

@@ -30,7 +30,8 @@ std::string Transcript::ToJson() const {
   json segs = json::array();
   for (const Segment& s : segments) segs.push_back({s.start_ms, s.end_ms, s.text});
   return json{{"info", info},           {"segments", segs},   {"complete", complete},
-              {"resume_ms", resume_ms}, {"done_ms", done_ms}, {"resumed_from_ms", resumed_from_ms}}
+              {"resume_ms", resume_ms}, {"done_ms", done_ms}, {"resumed_from_ms", resumed_from_ms},
+              {"language", language}}
       .dump();
 }
 
@@ -43,6 +44,7 @@ std::optional<Transcript> Transcript::FromJson(const std::string& text) {
   t.resume_ms = j.value("resume_ms", int64_t{0});
   t.done_ms = j.value("done_ms", int64_t{0});
   t.resumed_from_ms = j.value("resumed_from_ms", int64_t{0});
+  t.language = j.value("language", "");
   for (const json& s : j["segments"]) {
     if (!s.is_array() || s.size() != 3 || !s[0].is_number_unsigned() ||
         !s[1].is_number_unsigned() || !s[2].is_string()) {
@@ -70,10 +72,14 @@ std::string Clock(int64_t ms) {
   return FormatLength((ms + 500) / 1000);
 }
 
-Status WorkerFailure(const std::string& code, const std::string& message) {
+Status WorkerFailure(const Transcriber& t, const std::string& code, const std::string& message) {
   if (code == "model") {
     return Status(ErrorCode::kIoError, message,
-                  "apt-get install pocketsphinx-en-us, or set ingest.audio.pocketsphinx_model");
+                  t.settings().engine == SpeechEngine::kWhisper
+                      ? "kebab models pull whisper-base, or set ingest.audio.whisper_model to a "
+                        "whisper.cpp ggml .bin file"
+                      : "apt-get install pocketsphinx-en-us, or set "
+                        "ingest.audio.pocketsphinx_model");
   }
   return InvalidInput(message.empty() ? "not a recording kebab can read" : message);
 }
@@ -93,7 +99,7 @@ Result<json> Probe(const Transcriber& t, std::string_view bytes) {
                                          return true;
                                        }));
   if (error.is_object()) {
-    return WorkerFailure(error.value("code", ""), error.value("message", ""));
+    return WorkerFailure(t, error.value("code", ""), error.value("message", ""));
   }
   if (!info.is_object()) {
     return Status(ErrorCode::kIoError,
@@ -154,8 +160,8 @@ Status AudioExtractor::Transcribe(const ExtractInput& input, Transcript* out, bo
         duration_ms > 0 ? duration_ms / 1000.0 : static_cast<double>(input.bytes.size()) / 1000;
     const auto budget = std::chrono::seconds(static_cast<int64_t>(
         settings.base_seconds + settings.seconds_per_audio_second * audio_seconds));
-    std::vector<std::string> argv = {transcriber.worker_path(), "--model",
-                                     settings.pocketsphinx_model};
+    std::vector<std::string> argv = {transcriber.worker_path()};
+    for (std::string& arg : transcriber.WorkerArgs()) argv.push_back(std::move(arg));
     transcript.resumed_from_ms = transcript.resume_ms;
     if (transcript.resume_ms > 0) {
       argv.push_back("--from-ms");
@@ -181,6 +187,8 @@ Status AudioExtractor::Transcribe(const ExtractInput& input, Transcript* out, bo
             transcript.segments.push_back({j.value("start_ms", uint64_t{0}),
                                            j.value("end_ms", uint64_t{0}),
                                            Nfc(j.value("text", std::string()))});
+          } else if (kind == "language") {
+            transcript.language = j.value("language", "");
           } else if (kind == "progress") {
             transcript.done_ms = j.value("done_ms", int64_t{0});
             transcript.resume_ms = std::max(transcript.resume_ms, j.value("resume_ms", int64_t{0}));
@@ -212,7 +220,7 @@ Status AudioExtractor::Transcribe(const ExtractInput& input, Transcript* out, bo
                           error.value("message", "") + "); what came before is indexed");
       transcript.complete = true;
     } else if (error.is_object()) {
-      return WorkerFailure(code, error.value("message", ""));
+      return WorkerFailure(transcriber, code, error.value("message", ""));
     } else if (run.timed_out) {
       // Kept like an interruption's: the next ingest goes on from where this one stopped.
       if (cache != nullptr) cache->Put(key, kCacheKind, transcript.ToJson());
@@ -307,11 +315,15 @@ CanonicalDocument AudioExtractor::Document(const ExtractInput& input, const Tran
   if (!kept.empty()) audio["tags"] = std::move(kept);
   metadata.user["audio"] = std::move(audio);
   if (input.transcriber != nullptr) {
-    metadata.user["transcript"] = {{"engine", "pocketsphinx 5prealpha"},
-                                   {"model", input.transcriber->settings().pocketsphinx_model},
+    metadata.user["transcript"] = {{"engine", input.transcriber->EngineLabel()},
+                                   {"model", input.transcriber->ModelLabel()},
                                    {"signature", input.transcriber->Signature()},
                                    {"segments", transcript.segments.size()},
                                    {"cached", from_cache}};
+    // The language whisper heard (the last stretch of speech's, when they differ).
+    if (!transcript.language.empty()) {
+      metadata.user["transcript"]["language"] = transcript.language;
+    }
     // A transcript finished after an interruption says where the last run took it up.
     if (transcript.resumed_from_ms > 0) {
       metadata.user["transcript"]["resumed_from_ms"] = transcript.resumed_from_ms;

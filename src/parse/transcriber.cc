@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "core/subprocess.h"
@@ -15,6 +16,26 @@ const char kAudioWorkerHint[] =
     "install kebab-audio beside kebab (scripts/setup.sh builds both; it needs Debian's "
     "libavformat59 and libpocketsphinx3), or point KEBAB_AUDIO_WORKER at it";
 
+namespace {
+
+std::string LastComponent(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  const size_t slash = path.rfind('/');
+  if (slash != std::string::npos) path.erase(0, slash + 1);
+  return path;
+}
+
+bool IsFile(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
+}
+
+}  // namespace
+
+std::string_view SpeechEngineName(SpeechEngine engine) {
+  return engine == SpeechEngine::kWhisper ? "whisper" : "pocketsphinx";
+}
+
 std::string AudioWorkerPath() {
   return HelperPath("KEBAB_AUDIO_WORKER", "kebab-audio");
 }
@@ -26,19 +47,53 @@ Transcriber::Transcriber(TranscriptionSettings settings, DerivationCache* cache,
       worker_path_(worker_path.empty() ? AudioWorkerPath() : std::move(worker_path)) {}
 
 std::string Transcriber::Signature() const {
-  std::string model = settings_.pocketsphinx_model;
-  while (model.size() > 1 && model.back() == '/') model.pop_back();
-  const size_t slash = model.rfind('/');
-  if (slash != std::string::npos) model.erase(0, slash + 1);
-  return "pocketsphinx-5prealpha|" + model + "|" + kSegmenterVersion;
+  if (settings_.engine == SpeechEngine::kWhisper) {
+    // The file's name and size tell one model from another without reading it; a model
+    // pulled again under the same name is the same file.
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(settings_.whisper_model, ec);
+    return std::string("whisper.cpp-") + KEBAB_WHISPER_VERSION + "|" +
+           LastComponent(settings_.whisper_model) + ":" + (ec ? "0" : std::to_string(bytes)) + "|" +
+           settings_.language + "|" + kSegmenterVersion;
+  }
+  return "pocketsphinx-5prealpha|" + LastComponent(settings_.pocketsphinx_model) + "|" +
+         kSegmenterVersion;
+}
+
+std::string Transcriber::EngineLabel() const {
+  return settings_.engine == SpeechEngine::kWhisper
+             ? std::string("whisper.cpp ") + KEBAB_WHISPER_VERSION
+             : "pocketsphinx 5prealpha";
+}
+
+std::string Transcriber::ModelLabel() const {
+  return settings_.engine == SpeechEngine::kWhisper ? settings_.whisper_model
+                                                    : settings_.pocketsphinx_model;
+}
+
+std::vector<std::string> Transcriber::WorkerArgs() const {
+  if (settings_.engine == SpeechEngine::kWhisper) {
+    std::vector<std::string> args = {"--engine",   "whisper",
+                                     "--model",    settings_.whisper_model,
+                                     "--language", settings_.language};
+    if (settings_.threads > 0) {
+      args.push_back("--threads");
+      args.push_back(std::to_string(settings_.threads));
+    }
+    return args;
+  }
+  return {"--engine", "pocketsphinx", "--model", settings_.pocketsphinx_model};
 }
 
 Result<std::string> Transcriber::Check() const {
-  std::string ffmpeg;
+  std::string ffmpeg, whisper;
   Result<SubprocessResult> run = RunSubprocess(
       {worker_path_, "--version"}, "", std::chrono::seconds(10), [&](std::string_view line) {
         json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-        if (j.is_object() && j.value("kind", "") == "version") ffmpeg = j.value("ffmpeg", "");
+        if (j.is_object() && j.value("kind", "") == "version") {
+          ffmpeg = j.value("ffmpeg", "");
+          whisper = j.value("whisper", "");
+        }
         return true;
       });
   if (!run.ok()) {
@@ -52,10 +107,16 @@ Result<std::string> Transcriber::Check() const {
                       (run->stderr_tail.empty() ? "" : ": " + run->stderr_tail) + ")",
                   kAudioWorkerHint);
   }
-  const std::string mdef = settings_.pocketsphinx_model + "/en-us/mdef";
-  if (std::FILE* f = std::fopen(mdef.c_str(), "rb"); f != nullptr) {
-    std::fclose(f);
-  } else {
+  if (settings_.engine == SpeechEngine::kWhisper) {
+    if (!IsFile(settings_.whisper_model)) {
+      return Status(ErrorCode::kIoError, "the whisper model is not at " + settings_.whisper_model,
+                    "kebab models pull whisper-base, or set ingest.audio.whisper_model to a "
+                    "whisper.cpp ggml .bin file");
+    }
+    return "kebab-audio at " + worker_path_ + " (" + ffmpeg + ", whisper.cpp " + whisper +
+           ", model " + settings_.whisper_model + ", language " + settings_.language + ")";
+  }
+  if (!IsFile(settings_.pocketsphinx_model + "/en-us/mdef")) {
     return Status(ErrorCode::kIoError,
                   "the pocketsphinx model is not at " + settings_.pocketsphinx_model,
                   "apt-get install pocketsphinx-en-us, or set ingest.audio.pocketsphinx_model "

@@ -249,6 +249,16 @@ Result<StoreStats> Store::Stats() {
     while (q.Step(&st)) s.lang_breakdown[q.ColumnText(0)] = q.ColumnInt(1);
     KEBAB_RETURN_IF_ERROR(st);
   }
+  {
+    Statement q(db_,
+                "SELECT parser_version, coalesce(chunker_version, ''), count(*) FROM documents "
+                "GROUP BY 1, 2");
+    while (q.Step(&st)) {
+      s.parser_breakdown[q.ColumnText(0)] += q.ColumnInt(2);
+      if (!q.ColumnText(1).empty()) s.chunker_breakdown[q.ColumnText(1)] += q.ColumnInt(2);
+    }
+    KEBAB_RETURN_IF_ERROR(st);
+  }
   for (const auto& [key, docs, chunks] :
        {std::tuple{"code_lang", &s.code_lang_breakdown, &s.code_lang_chunk_breakdown},
         std::tuple{"repo", &s.repo_breakdown, &s.repo_chunk_breakdown}}) {

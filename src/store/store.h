@@ -143,6 +143,8 @@ struct StoreStats {
   int64_t doc_count = 0, chunk_count = 0, asset_count = 0, block_count = 0;
   std::optional<std::string> last_ingest_at;
   std::map<std::string, int64_t> media_breakdown, lang_breakdown;
+  // Documents per parser and chunker version ("audio-v1+asr(...)", "transcript-v1").
+  std::map<std::string, int64_t> parser_breakdown, chunker_breakdown;
   // Source code per language and files per git repository: documents, and their chunks.
   std::map<std::string, int64_t> code_lang_breakdown, code_lang_chunk_breakdown;
   std::map<std::string, int64_t> repo_breakdown, repo_chunk_breakdown;

@@ -1,5 +1,6 @@
 // The audio extractor (parse/extractor.h): wav, flac, mp3, ogg/opus, m4a/aac and webm, read
-// by the kebab-audio worker (FFmpeg to 16 kHz mono, utterances cut at pauses, pocketsphinx).
+// by the kebab-audio worker (FFmpeg to 16 kHz mono, utterances cut at pauses, pocketsphinx or
+// whisper.cpp).
 // Each utterance becomes a paragraph block whose span is its time range, cited
 // `talk.m4a#t=00:00:12.5,00:00:19.04`; a description block (file name, the tags' title, artist,
 // album and date, the length) spans the whole recording, so one without speech is still found. The
@@ -32,6 +33,7 @@ struct Transcript {
   int64_t resume_ms = 0;        // every utterance starting before this has been transcribed
   int64_t done_ms = 0;          // audio decoded
   int64_t resumed_from_ms = 0;  // where the run that finished it began (0: from the start)
+  std::string language;         // what whisper heard ("en", "ko"); empty for pocketsphinx
 
   std::string ToJson() const;
   // nullopt for an entry that is not a transcript (it is then transcribed again).
