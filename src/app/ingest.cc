@@ -188,7 +188,9 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
   }
   if (!doc.ok()) {
     p.result = "error";
+    // An item carries one string: the fix goes with the error (a missing model's pull).
     p.error = doc.status().message();
+    if (!doc.status().hint().empty()) p.error += " — " + doc.status().hint();
     return finish(std::move(p));
   }
   // Every document in a repository says which, whatever its medium (--repo finds a

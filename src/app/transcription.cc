@@ -11,6 +11,15 @@ parse::TranscriptionSettings TranscriptionSettingsOf(const config::Config& confi
   parse::TranscriptionSettings settings;
   settings.pocketsphinx_model = in.audio_pocketsphinx_model;
   settings.whisper_model = models::SpeechModelFilePath(config, in.audio_whisper_model);
+  if (std::filesystem::path(settings.whisper_model).filename() ==
+      in.audio_whisper_model + ".bin") {  // a bare NAME in model_dir
+    settings.whisper_model_hint =
+        models::PullHint(in.audio_whisper_model, models::ModelKind::kSpeech);
+  } else {
+    settings.whisper_model_hint =
+        "set ingest.audio.whisper_model to a whisper.cpp ggml .bin file, or to a model NAME "
+        "pulled with `kebab models pull` (whisper-base, whisper-small, whisper-large-v3-turbo)";
+  }
   settings.language = in.audio_language;
   settings.threads = in.audio_threads;
   std::error_code ec;

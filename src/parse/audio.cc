@@ -76,8 +76,7 @@ Status WorkerFailure(const Transcriber& t, const std::string& code, const std::s
   if (code == "model") {
     return Status(ErrorCode::kIoError, message,
                   t.settings().engine == SpeechEngine::kWhisper
-                      ? "kebab models pull whisper-base, or set ingest.audio.whisper_model to a "
-                        "whisper.cpp ggml .bin file"
+                      ? t.settings().whisper_model_hint
                       : "apt-get install pocketsphinx-en-us, or set "
                         "ingest.audio.pocketsphinx_model");
   }

@@ -31,6 +31,10 @@ struct TranscriptionSettings {
   std::string whisper_model;
   std::string language = "auto";
   int threads = 0;  // whisper: 0 = min(4, cores)
+  // How to get the whisper model when it is missing (the pull command for its name).
+  std::string whisper_model_hint =
+      "kebab models pull whisper-base, or set ingest.audio.whisper_model to a whisper.cpp ggml "
+      ".bin file";
   // pocketsphinx's model folder (en-us/, en-us.lm.bin, cmudict-en-us.dict); Debian's
   // pocketsphinx-en-us installs it at the default.
   std::string pocketsphinx_model = "/usr/share/pocketsphinx/model/en-us";

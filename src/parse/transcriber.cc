@@ -110,8 +110,7 @@ Result<std::string> Transcriber::Check() const {
   if (settings_.engine == SpeechEngine::kWhisper) {
     if (!IsFile(settings_.whisper_model)) {
       return Status(ErrorCode::kIoError, "the whisper model is not at " + settings_.whisper_model,
-                    "kebab models pull whisper-base, or set ingest.audio.whisper_model to a "
-                    "whisper.cpp ggml .bin file");
+                    settings_.whisper_model_hint);
     }
     return "kebab-audio at " + worker_path_ + " (" + ffmpeg + ", whisper.cpp " + whisper +
            ", model " + settings_.whisper_model + ", language " + settings_.language + ")";

@@ -171,10 +171,11 @@ class WhisperIngestTest(KebabTestCase):
         self.assertEqual(items["notes.md"]["kind"], "new")
         self.assertEqual(items["memo.wav"]["kind"], "error", items["memo.wav"])
         self.assertIn("whisper-small.bin", items["memo.wav"]["error"])
+        self.assertIn("kebab models pull whisper-small", items["memo.wav"]["error"])
         doctor = self.kjson("doctor", schema="doctor", rc=EXIT_UNHEALTHY)
         [check] = [c for c in doctor["checks"] if c["name"] == "transcription"]
         self.assertFalse(check["ok"], check)
-        self.assertIn("kebab models pull whisper-base", check["hint"])
+        self.assertIn("kebab models pull whisper-small", check["hint"])
 
     def test_korean_without_whisper_is_flagged_by_doctor(self):
         self.config('engine = "pocketsphinx"\nlanguage = "ko"\n')
