@@ -63,8 +63,9 @@ class WhisperRecognizer final : public Recognizer {
     whisper_context_params cparams = whisper_context_default_params();
     cparams.use_gpu = false;
     ctx_ = whisper_init_from_file_with_params(path.c_str(), cparams);
-    if (ctx_ == nullptr)
+    if (ctx_ == nullptr) {
       return "whisper.cpp could not load " + path + " (not a whisper ggml model?)";
+    }
     if (language_ != "auto" && whisper_lang_id(language_.c_str()) < 0) {
       return "whisper does not know the language \"" + language_ + "\"";
     }
