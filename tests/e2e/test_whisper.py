@@ -60,6 +60,27 @@ class WhisperWorkerTest(unittest.TestCase):
         self.assertTrue(segments, lines)
         self.assertGreaterEqual(min(s["start_ms"] for s in segments), from_ms)
 
+    def test_a_long_silence_is_skipped_and_the_speech_after_it_transcribed(self):
+        wav, times = speech(2)
+        with wave.open(wav) as w:
+            params, frames = w.getparams(), w.readframes(w.getnframes())
+        gap = 20  # seconds: over the 15 s after which a block ends
+        path = os.path.join(os.path.dirname(wav), "gap.wav")
+        with wave.open(path, "wb") as out:
+            out.setparams(params)
+            out.writeframes(frames + b"\0\0" * (gap * params.framerate) + frames)
+        rc, lines, err = run_worker(path, "--language", "en")
+        self.assertEqual(rc, 0, err)
+        starts = [l["start_ms"] / 1000 for l in lines if l["kind"] == "segment"]
+        first_end, second_start = times[-1][1], times[-1][1] + gap
+        self.assertTrue(any(s < first_end for s in starts), starts)
+        # whisper was not given the silence: the second block starts at the speech after it
+        # (read whole, as whisper-cli reads it, the random model's next window would start at
+        # 30 s).
+        after = [s for s in starts if s > first_end + 1]
+        self.assertTrue(after, starts)
+        self.assertAlmostEqual(min(after), second_start, delta=0.5)
+
     def test_language_detection_names_a_language(self):
         wav, _ = speech(2)
         rc, lines, err = run_worker(wav, "--language", "auto")
