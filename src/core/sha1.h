@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/internal/fips180.h"
+
 namespace kebab {
 
 // Incremental SHA-1; not thread-safe, cheap to create and to copy. The same shape as Sha256.
@@ -30,9 +32,7 @@ class Sha1 {
   void Compress(const uint8_t* block);
 
   std::array<uint32_t, 5> state_;
-  std::array<uint8_t, 64> buffer_;
-  size_t buffered_ = 0;
-  uint64_t total_bytes_ = 0;
+  internal::Fips180Blocks blocks_;
 };
 
 // 40-char lowercase hex SHA-1 of `data`.

@@ -1,8 +1,5 @@
 #include "core/sha256.h"
 
-#include <algorithm>
-#include <cstring>
-
 #include "core/hash.h"
 
 namespace kebab {
@@ -30,16 +27,12 @@ void Sha256::Reset() {
   // §5.3.3: the first 32 bits of the fractional parts of the square roots of the first 8 primes.
   state_ = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
             0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  buffered_ = 0;
-  total_bytes_ = 0;
+  blocks_.Reset();
 }
 
 void Sha256::Compress(const uint8_t* block) {
   uint32_t w[64];
-  for (int t = 0; t < 16; ++t) {
-    w[t] = (uint32_t{block[4 * t]} << 24) | (uint32_t{block[4 * t + 1]} << 16) |
-           (uint32_t{block[4 * t + 2]} << 8) | uint32_t{block[4 * t + 3]};
-  }
+  internal::ReadBlockWords(block, w);
   for (int t = 16; t < 64; ++t) {
     const uint32_t s0 = Rotr(w[t - 15], 7) ^ Rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
     const uint32_t s1 = Rotr(w[t - 2], 17) ^ Rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
@@ -71,41 +64,14 @@ void Sha256::Compress(const uint8_t* block) {
 }
 
 void Sha256::Update(const void* data, size_t len) {
-  const auto* p = static_cast<const uint8_t*>(data);
-  total_bytes_ += len;
-  if (buffered_ > 0) {
-    const size_t take = std::min(len, buffer_.size() - buffered_);
-    std::memcpy(buffer_.data() + buffered_, p, take);
-    buffered_ += take;
-    p += take;
-    len -= take;
-    if (buffered_ < buffer_.size()) return;
-    Compress(buffer_.data());
-    buffered_ = 0;
-  }
-  // Whole blocks straight from the caller's memory: downloads hash megabytes per call.
-  for (; len >= 64; p += 64, len -= 64) Compress(p);
-  std::memcpy(buffer_.data(), p, len);
-  buffered_ = len;
+  blocks_.Update(static_cast<const uint8_t*>(data), len, [this](const uint8_t* b) { Compress(b); });
 }
 
 std::array<uint8_t, 32> Sha256::Digest() const {
-  // §5.1.1 padding on a copy, so the hasher can keep going.
+  // On a copy, so the hasher can keep going.
   Sha256 copy = *this;
-  const uint64_t bit_len = total_bytes_ * 8;
-  const uint8_t one = 0x80;
-  copy.Update(&one, 1);
-  const uint8_t zero = 0;
-  while (copy.buffered_ != 56) copy.Update(&zero, 1);
-  uint8_t length[8];
-  for (int i = 0; i < 8; ++i) length[i] = static_cast<uint8_t>(bit_len >> (56 - 8 * i));
-  copy.Update(length, 8);
-  std::array<uint8_t, 32> out;
-  for (int i = 0; i < 8; ++i) {
-    for (int j = 0; j < 4; ++j)
-      out[4 * i + j] = static_cast<uint8_t>(copy.state_[i] >> (24 - 8 * j));
-  }
-  return out;
+  copy.blocks_.Finish([&copy](const uint8_t* b) { copy.Compress(b); });
+  return internal::DigestOf(copy.state_);
 }
 
 std::string Sha256::HexDigest() const {
@@ -120,11 +86,7 @@ std::string Sha256Hex(std::string_view data) {
 }
 
 bool IsSha256Hex(std::string_view s) {
-  if (s.size() != 64) return false;
-  for (char c : s) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return false;
-  }
-  return true;
+  return internal::IsHexOfLength(s, 64);
 }
 
 }  // namespace kebab

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/internal/fips180.h"
+
 namespace kebab {
 
 // Incremental SHA-256; not thread-safe, cheap to create and to copy.
@@ -29,9 +31,7 @@ class Sha256 {
   void Compress(const uint8_t* block);
 
   std::array<uint32_t, 8> state_;
-  std::array<uint8_t, 64> buffer_;
-  size_t buffered_ = 0;
-  uint64_t total_bytes_ = 0;
+  internal::Fips180Blocks blocks_;
 };
 
 // 64-char lowercase hex SHA-256 of `data`.
