@@ -122,12 +122,6 @@ DoctorReport Doctor(Session* session, const Status& load_status, const std::stri
     const parse::TranscriptionSettings settings = internal::TranscriptionSettingsOf(*config);
     Result<std::string> checked = parse::Transcriber(settings, nullptr).Check();
     const bool whisper = settings.engine == parse::SpeechEngine::kWhisper;
-    if (checked.ok() && !whisper && settings.language != "auto" && settings.language != "en") {
-      checked = Status(ErrorCode::kInvalidInput,
-                       "ingest.audio.language = \"" + settings.language +
-                           "\" but only pocketsphinx (English) is available",
-                       "kebab models pull whisper-base");
-    }
     // pocketsphinx works, but whisper is the better recognizer and the only one for other
     // languages than English: say how to get it.
     add("transcription", checked.ok(),

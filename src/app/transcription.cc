@@ -11,8 +11,7 @@ parse::TranscriptionSettings TranscriptionSettingsOf(const config::Config& confi
   parse::TranscriptionSettings settings;
   settings.pocketsphinx_model = in.audio_pocketsphinx_model;
   settings.whisper_model = models::SpeechModelFilePath(config, in.audio_whisper_model);
-  if (std::filesystem::path(settings.whisper_model).filename() ==
-      in.audio_whisper_model + ".bin") {  // a bare NAME in model_dir
+  if (models::IsBareModelName(in.audio_whisper_model, models::ModelKind::kSpeech)) {
     settings.whisper_model_hint =
         models::PullHint(in.audio_whisper_model, models::ModelKind::kSpeech);
   } else {

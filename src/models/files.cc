@@ -35,12 +35,6 @@ std::string ConfiguredEmbeddingPath(const config::Config& config) {
   return ModelFilePath(config, ec.model);
 }
 
-// Without a "/", a leading "~" or `suffix`: a NAME in the model directory, not a path.
-bool IsBareName(const std::string& model, std::string_view suffix) {
-  return model.find('/') == std::string::npos && !model.starts_with("~") &&
-         !model.ends_with(suffix);
-}
-
 std::string ExpandModelPath(const config::Config& config, const std::string& model) {
   const std::string base = fs::path(config.config_path).parent_path().string();
   return config::ExpandPath(model, config::ProcessEnvironment(), base, config.storage.data_dir);
@@ -79,8 +73,9 @@ std::string ModelDirFile(const config::Config& config, const std::string& name, 
   return config.storage.model_dir + "/" + name + std::string(ModelFileSuffix(kind));
 }
 
-bool IsBareModelName(const std::string& model) {
-  return IsBareName(model, ModelFileSuffix(ModelKind::kEmbedding));
+bool IsBareModelName(const std::string& model, ModelKind kind) {
+  return model.find('/') == std::string::npos && !model.starts_with("~") &&
+         !model.ends_with(ModelFileSuffix(kind));
 }
 
 std::string ModelFilePath(const config::Config& config, const std::string& model) {
@@ -89,7 +84,7 @@ std::string ModelFilePath(const config::Config& config, const std::string& model
 }
 
 std::string SpeechModelFilePath(const config::Config& config, const std::string& model) {
-  if (IsBareName(model, ModelFileSuffix(ModelKind::kSpeech))) {
+  if (IsBareModelName(model, ModelKind::kSpeech)) {
     return ModelDirFile(config, model, ModelKind::kSpeech);
   }
   return ExpandModelPath(config, model);

@@ -31,7 +31,8 @@ std::string ModelDirFile(const config::Config& config, const std::string& name, 
 // a ".gguf" suffix is a path (relative to the config file's directory), anything else a bare
 // NAME looked up as {model_dir}/NAME.gguf.
 std::string ModelFilePath(const config::Config& config, const std::string& model);
-bool IsBareModelName(const std::string& model);
+// Whether `model` is a NAME in the model directory rather than a path, for a model of `kind`.
+bool IsBareModelName(const std::string& model, ModelKind kind = ModelKind::kEmbedding);
 
 // The whisper.cpp model file `model` (ingest.audio.whisper_model) names, by the same rule with
 // ".bin" for ".gguf": anything with a "/", a leading "~" or a ".bin" suffix is a path (relative

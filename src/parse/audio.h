@@ -56,7 +56,7 @@ class Transcriber {
   // What of the engine and settings changes a transcript ("pocketsphinx-5prealpha|en-us|seg2",
   // "whisper.cpp-1.9.1|whisper-base.bin:147951465|auto|seg2"): part of the parser_version of
   // recordings and of the cache key.
-  std::string Signature() const;
+  const std::string& Signature() const { return signature_; }
   // The engine and model a document records: "whisper.cpp 1.9.1", "/path/whisper-base.bin".
   std::string EngineLabel() const;
   std::string ModelLabel() const;
@@ -65,13 +65,15 @@ class Transcriber {
   std::vector<std::string> WorkerArgs() const;
 
   // Runs the worker's --version and checks the model is installed: "kebab-audio at PATH
-  // (FFmpeg 5.1.x, whisper.cpp 1.9.1, model /m/whisper-base.bin)", or the error with the fix.
+  // (FFmpeg 5.1.x, whisper.cpp 1.9.1, model /m/whisper-base.bin)", or the error with the fix
+  // (also when the language set is not English and only pocketsphinx is there).
   Result<std::string> Check() const;
 
  private:
   const TranscriptionSettings settings_;
   DerivationCache* const cache_;
   const std::string worker_path_;
+  const std::string signature_;  // made once: the whisper model's size is read from disk
 };
 
 // $KEBAB_AUDIO_WORKER, else kebab-audio beside the running executable.

@@ -30,6 +30,21 @@ bool IsFile(const std::string& path) {
   return std::filesystem::is_regular_file(path, ec);
 }
 
+// See Transcriber::Signature.
+std::string SignatureOf(const TranscriptionSettings& settings) {
+  if (settings.engine == SpeechEngine::kWhisper) {
+    // The file's name and size tell one model from another without reading it; a model
+    // pulled again under the same name is the same file.
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(settings.whisper_model, ec);
+    return std::string("whisper.cpp-") + KEBAB_WHISPER_VERSION + "|" +
+           LastComponent(settings.whisper_model) + ":" + (ec ? "0" : std::to_string(bytes)) + "|" +
+           settings.language + "|" + kSegmenterVersion;
+  }
+  return "pocketsphinx-5prealpha|" + LastComponent(settings.pocketsphinx_model) + "|" +
+         kSegmenterVersion;
+}
+
 }  // namespace
 
 std::string_view SpeechEngineName(SpeechEngine engine) {
@@ -44,21 +59,8 @@ Transcriber::Transcriber(TranscriptionSettings settings, DerivationCache* cache,
                          std::string worker_path)
     : settings_(std::move(settings)),
       cache_(cache),
-      worker_path_(worker_path.empty() ? AudioWorkerPath() : std::move(worker_path)) {}
-
-std::string Transcriber::Signature() const {
-  if (settings_.engine == SpeechEngine::kWhisper) {
-    // The file's name and size tell one model from another without reading it; a model
-    // pulled again under the same name is the same file.
-    std::error_code ec;
-    const auto bytes = std::filesystem::file_size(settings_.whisper_model, ec);
-    return std::string("whisper.cpp-") + KEBAB_WHISPER_VERSION + "|" +
-           LastComponent(settings_.whisper_model) + ":" + (ec ? "0" : std::to_string(bytes)) + "|" +
-           settings_.language + "|" + kSegmenterVersion;
-  }
-  return "pocketsphinx-5prealpha|" + LastComponent(settings_.pocketsphinx_model) + "|" +
-         kSegmenterVersion;
-}
+      worker_path_(worker_path.empty() ? AudioWorkerPath() : std::move(worker_path)),
+      signature_(SignatureOf(settings_)) {}
 
 std::string Transcriber::EngineLabel() const {
   return settings_.engine == SpeechEngine::kWhisper
@@ -114,6 +116,12 @@ Result<std::string> Transcriber::Check() const {
     }
     return "kebab-audio at " + worker_path_ + " (" + ffmpeg + ", whisper.cpp " + whisper +
            ", model " + settings_.whisper_model + ", language " + settings_.language + ")";
+  }
+  if (settings_.language != "auto" && settings_.language != "en") {
+    return Status(ErrorCode::kInvalidInput,
+                  "ingest.audio.language = \"" + settings_.language +
+                      "\" but only pocketsphinx (English) is available",
+                  settings_.whisper_model_hint);
   }
   if (!IsFile(settings_.pocketsphinx_model + "/en-us/mdef")) {
     return Status(ErrorCode::kIoError,
