@@ -43,7 +43,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from audio_bench import DATA, Kebab, loadavg, snapshot, timed  # noqa: E402
+from audio_bench import DATA, Kebab, loadavg, manifest, snapshot, timed  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUICK_IDS = ("jfk", "espeak-ko")
@@ -69,17 +69,8 @@ def default_whisper_cli():
 
 def files(quick):
     """[(id, language, wav path, duration s)] of the manifest's 16 kHz wavs."""
-    out = []
-    with open(os.path.join(DATA, "manifest.jsonl"), encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            e = json.loads(line)
-            if quick and e["id"] not in QUICK_IDS:
-                continue
-            out.append((e["id"], e.get("lang", "en"), os.path.join(DATA, e["audio"]),
-                        e["duration"]))
-    return out
+    return [(e["id"], e["lang"], e["files"]["wav"], e["duration"]) for e in manifest(False)
+            if "wav" in e["files"] and (not quick or e["id"] in QUICK_IDS)]
 
 
 def ms(h, m, s):
