@@ -24,7 +24,6 @@ find_package(nlohmann_json 3.11 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
-find_package(GTest REQUIRED)
 
 pkg_check_modules(CMARK_GFM REQUIRED IMPORTED_TARGET libcmark-gfm)
 pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds kebab (installing what is missing) and runs the whole test suite with CTest.
-#   scripts/test.sh [CTEST_ARG...]                  build/, as built by scripts/setup.sh
+# Builds kebab with its tests (installing what is missing, the test and benchmark packages too:
+# scripts/setup.sh --tests) and runs the whole test suite with CTest.
+#   scripts/test.sh [CTEST_ARG...]                  build/, the directory scripts/setup.sh builds
 #   scripts/test.sh --sanitize=asan [CTEST_ARG...]  build-asan/: AddressSanitizer, LeakSanitizer
 #                                                   and UndefinedBehaviorSanitizer, asserts on
 #   scripts/test.sh --sanitize=tsan [CTEST_ARG...]  build-tsan/: ThreadSanitizer, asserts on
@@ -15,12 +16,13 @@ case "${1:-}" in
   --sanitize=asan)
     shift
     BUILD_DIR=build-asan
-    scripts/setup.sh --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=address,undefined -DKEBAB_BUILD_BENCH=OFF
+    scripts/setup.sh --tests --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=address,undefined \
+      -DKEBAB_BUILD_BENCH=OFF
     ;;
   --sanitize=tsan)
     shift
     BUILD_DIR=build-tsan
-    scripts/setup.sh --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=thread -DKEBAB_BUILD_BENCH=OFF
+    scripts/setup.sh --tests --build-dir="$BUILD_DIR" -DKEBAB_SANITIZE=thread -DKEBAB_BUILD_BENCH=OFF
     ;;
   --sanitize=*)
     echo "test.sh: unknown sanitizer mode ${1#--sanitize=} (asan or tsan)" >&2
@@ -28,7 +30,7 @@ case "${1:-}" in
     ;;
   *)
     BUILD_DIR=build
-    scripts/setup.sh
+    scripts/setup.sh --tests
     ;;
 esac
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" "$@"

@@ -304,22 +304,49 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     return store->BumpCorpusRevision().status();
   };
 
-  // Documents under this root whose files are gone or now ignored leave the index.
+  // Documents under this root whose files are gone or now ignored leave the index, unless
+  // the walk cannot tell (an unreadable folder) or the sweep looks like a vanished drive.
   if (options.explicit_files.empty()) {
     std::unordered_set<std::string> seen;
     for (const auto& f : walk.files) seen.insert(f.workspace_path);
+    for (auto& dir : walk.unreadable_dirs) {
+      if (!subtree.empty()) dir = dir.empty() ? subtree : subtree + "/" + dir;
+    }
     const std::string prefix = report.root + "/";
+    int64_t stored = 0;
+    std::vector<std::pair<std::string, std::string>> gone;  // path, doc id
     for (const auto& [path, state] : states) {
-      if (seen.count(path) || !state.source_uri.starts_with(prefix) ||
+      if (!state.source_uri.starts_with(prefix)) continue;
+      ++stored;
+      if (seen.count(path) || internal::UnderAnyDir(path, walk.unreadable_dirs) ||
           !internal::ShouldPurge(path, state.source_uri, config)) {
         continue;
       }
-      KEBAB_RETURN_IF_ERROR(note_change());
-      KEBAB_RETURN_IF_ERROR(store->PurgePath(path));
-      ++counts.purged;
-      if (report.items)
-        report.items->push_back({.kind = "purged", .doc_id = state.doc_id, .doc_path = path});
-      emit({.kind = IngestEvent::Kind::kPurged, .path = path});
+      gone.emplace_back(path, state.doc_id);
+    }
+    const auto verdict = internal::DecidePurge(stored, static_cast<int64_t>(gone.size()),
+                                               static_cast<int64_t>(walk.files.size()),
+                                               options.purge, config.ingest.max_purge_share);
+    if (verdict == internal::PurgeVerdict::kPurge) {
+      for (const auto& [path, doc_id] : gone) {
+        KEBAB_RETURN_IF_ERROR(note_change());
+        KEBAB_RETURN_IF_ERROR(store->PurgePath(path));
+        ++counts.purged;
+        if (report.items)
+          report.items->push_back({.kind = "purged", .doc_id = doc_id, .doc_path = path});
+        emit({.kind = IngestEvent::Kind::kPurged, .path = path});
+      }
+    } else {
+      report.purge_withheld = static_cast<int64_t>(gone.size());
+      const std::string n = std::to_string(gone.size());
+      report.warnings.push_back(
+          verdict == internal::PurgeVerdict::kRootEmpty
+              ? report.root + " holds no file kebab reads, yet " + n +
+                    " documents were indexed from it: nothing was purged (is a drive not "
+                    "mounted?); run `kebab ingest --purge` if they were deleted on purpose"
+              : n + " of the " + std::to_string(stored) + " documents indexed from " + report.root +
+                    " are gone: nothing was purged (is a drive not mounted, or a folder "
+                    "moved?); run `kebab ingest --purge` if they were deleted on purpose");
     }
   }
 

@@ -21,6 +21,9 @@ struct IngestOptions {
   std::optional<std::string> root;  // overrides workspace.root for this run
   bool force_reingest = false;      // re-parse even unchanged files
   bool summary_only = false;        // omit per-file items from the report
+  // Purge documents whose files are gone even when the sweep looks like a vanished root
+  // (internal::DecidePurge): the user says they were deleted on purpose.
+  bool purge = false;
   // Ingest exactly these files (absolute paths under the root) instead of walking it; used by
   // ingest-file / ingest-stdin. Ignore rules and the deleted-file sweep do not apply.
   std::vector<std::string> explicit_files;
@@ -96,6 +99,8 @@ struct IngestReport {
   std::map<std::string, std::vector<std::string>> skip_examples;
   std::map<std::string, uint64_t> skipped_by_extension;
   std::vector<std::string> warnings;  // run-level (unreadable directories, ...)
+  // Documents whose files are gone but that were kept: the sweep waits for `--purge`.
+  int64_t purge_withheld = 0;
   std::optional<std::vector<IngestItem>> items;
 };
 

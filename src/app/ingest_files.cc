@@ -31,6 +31,28 @@ bool ShouldPurge(const std::string& workspace_path, const std::string& abs_path,
   return ::access(abs_path.c_str(), R_OK) == 0;
 }
 
+PurgeVerdict DecidePurge(int64_t stored, int64_t gone, int64_t walked, bool confirmed,
+                         double max_share) {
+  if (gone == 0 || confirmed) return PurgeVerdict::kPurge;
+  if (walked == 0) return PurgeVerdict::kRootEmpty;
+  if (gone > kMinGuardedPurge &&
+      static_cast<double>(gone) > max_share * static_cast<double>(stored)) {
+    return PurgeVerdict::kTooMany;
+  }
+  return PurgeVerdict::kPurge;
+}
+
+bool UnderAnyDir(const std::string& workspace_path, const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs) {
+    if (dir.empty()) return true;  // the root itself
+    if (workspace_path.size() > dir.size() && workspace_path.starts_with(dir) &&
+        workspace_path[dir.size()] == '/') {
+      return true;
+    }
+  }
+  return false;
+}
+
 IngestLock::~IngestLock() {
   if (fd_ >= 0) ::close(fd_);
 }

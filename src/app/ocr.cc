@@ -7,7 +7,10 @@ namespace kebab::app::internal {
 parse::OcrSettings OcrSettingsOf(const config::Config& config) {
   parse::OcrSettings settings;
   settings.languages = config.ingest.ocr_languages;
-  settings.page_segmentation_mode = config.ingest.ocr_page_segmentation_mode;
+  if (const config::OcrPageSegmentation& psm = config.ingest.ocr_page_segmentation_mode;
+      psm.kind == config::OcrPageSegmentation::Kind::kFixed) {
+    settings.page_segmentation_mode = psm.psm;
+  }
   settings.pdf_dpi = config.ingest.pdf_ocr_dpi;
   settings.pdf_always = config.ingest.pdf_ocr_always;
   settings.max_pixels = config.ingest.ocr_max_pixels;

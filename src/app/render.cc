@@ -75,7 +75,8 @@ std::string Fetch(const FetchResult& r) {
 std::string DocList(const std::vector<store::DocSummary>& docs) {
   std::string out;
   for (const store::DocSummary& d : docs) {
-    out += d.doc_path + "  " + d.title + "  [" + d.lang + ", " +
+    // A source file by its programming language, which says more than its prose's `und`.
+    out += d.doc_path + "  " + d.title + "  [" + d.code_lang.value_or(d.lang) + ", " +
            Plural(static_cast<size_t>(d.chunk_count), "chunk", "chunks") + "]  doc_id " + d.doc_id +
            "\n";
   }

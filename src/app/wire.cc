@@ -149,23 +149,26 @@ json SearchResponse(const search::SearchResponse& r, bool explain) {
 }
 
 json DocSummary(const store::DocSummary& d) {
-  return {{"schema_version", "doc_summary.v1"},
-          {"doc_id", d.doc_id},
-          {"doc_path", d.doc_path},
-          {"title", d.title},
-          {"lang", d.lang},
-          {"tags", d.tags},
-          {"aliases", d.aliases},
-          {"trust_level", TrustLevelName(d.trust_level)},
-          {"source_type", SourceTypeName(d.source_type)},
-          {"media", d.media},
-          {"byte_len", d.byte_len},
-          {"chunk_count", d.chunk_count},
-          {"created_at", d.created_at},
-          {"updated_at", d.updated_at},
-          {"indexed_at", d.ingested_at},
-          {"parser_version", d.parser_version},
-          {"chunker_version", NullIfEmpty(d.chunker_version)}};
+  json j = {{"schema_version", "doc_summary.v1"},
+            {"doc_id", d.doc_id},
+            {"doc_path", d.doc_path},
+            {"title", d.title},
+            {"lang", d.lang},
+            {"tags", d.tags},
+            {"aliases", d.aliases},
+            {"trust_level", TrustLevelName(d.trust_level)},
+            {"source_type", SourceTypeName(d.source_type)},
+            {"media", d.media},
+            {"byte_len", d.byte_len},
+            {"chunk_count", d.chunk_count},
+            {"created_at", d.created_at},
+            {"updated_at", d.updated_at},
+            {"indexed_at", d.ingested_at},
+            {"parser_version", d.parser_version},
+            {"chunker_version", NullIfEmpty(d.chunker_version)}};
+  // As search hits carry it; `lang` keeps the natural language its filters and counts mean.
+  if (d.code_lang) j["code_lang"] = *d.code_lang;
+  return j;
 }
 
 json ChunkInspection(const store::StoredChunk& s) {
@@ -302,6 +305,7 @@ json IngestReport(const app::IngestReport& r) {
             {"skipped_by_extension", r.skipped_by_extension},
             {"skip_examples", r.skip_examples},
             {"warnings", r.warnings}};
+  if (r.purge_withheld > 0) j["purge_withheld"] = r.purge_withheld;
   for (const char* reason :
        {"gitignore", "kebabignore", "config_exclude", "builtin_blacklist", "generated", "vendored",
         "size_exceeded", "unsupported", "unreadable", "symlink_loop"}) {

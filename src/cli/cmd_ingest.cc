@@ -110,6 +110,7 @@ int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
   }
   options.force_reingest = args.force_reingest;
   options.summary_only = args.summary_only;
+  options.purge = args.purge;
   ProgressBar bar(!out.quiet && out.stderr_tty);
   JsonProgress json_progress(stdout);
   app::IngestEventSink sink = [&](const app::IngestEvent& e) {

@@ -46,9 +46,9 @@ int RunListDocs(const Output& out, const Globals& g, const ListArgs& args) {
     out.Json(a);
   } else {
     for (const auto& d : *docs) {
-      out.Line(
-          d.doc_id + "  " + d.doc_path + "  " +
-          out.Dim(d.title + "  [" + d.lang + ", " + std::to_string(d.chunk_count) + " chunks]"));
+      out.Line(d.doc_id + "  " + d.doc_path + "  " +
+               out.Dim(d.title + "  [" + d.code_lang.value_or(d.lang) + ", " +
+                       std::to_string(d.chunk_count) + " chunks]"));
     }
     out.Note(std::to_string(docs->size()) + " documents");
   }

@@ -25,6 +25,7 @@ struct Globals {
 struct IngestArgs {
   std::string path;  // positional PATH or --root
   bool force_reingest = false;
+  bool purge = false;
   bool summary_only = false;
 };
 
@@ -115,5 +116,9 @@ struct EvalArgs {
 };
 void AddEvalCommand(CLI::App& app, EvalArgs* args);
 int RunEvalCommand(const Output& out, const Globals& g, const EvalArgs& args);
+
+// `kebab completions bash|zsh` (cmd_completions.cc): prints the shell's completion script for
+// every command and flag registered on `app`.
+int RunCompletions(const CLI::App& app, const std::string& shell);
 
 }  // namespace kebab::cli

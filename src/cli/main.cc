@@ -104,6 +104,10 @@ int Main(int argc, char** argv) {
                    "Re-parse every file even when unchanged");
   ingest->add_flag("--summary-only", ingest_args.summary_only,
                    "Leave per-file items out of the report");
+  ingest->add_flag("--purge", ingest_args.purge,
+                   "Purge documents whose files are gone even when that is most of them or the "
+                   "folder is empty (otherwise kept, as an unmounted drive looks the same; see "
+                   "[ingest] max_purge_share)");
 
   std::string file_path;
   auto* ingest_file = app.add_subcommand(
@@ -281,6 +285,15 @@ int Main(int argc, char** argv) {
   EvalArgs eval_args;
   AddEvalCommand(app, &eval_args);
 
+  // Hidden (no group): the build runs it to write the completion files cmake --install puts in
+  // place.
+  std::string completions_shell;
+  auto* completions =
+      app.add_subcommand("completions", "Print a completion script for bash or zsh")->group("");
+  completions->add_option("shell", completions_shell, "bash or zsh")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -329,6 +342,7 @@ int Main(int argc, char** argv) {
   if (*reset) return RunReset(out, g, reset_scope, yes);
   if (!models_args.action.empty()) return RunModels(out, g, models_args);
   if (!eval_args.action.empty()) return RunEvalCommand(out, g, eval_args);
+  if (*completions) return RunCompletions(app, completions_shell);
   return kExitError;
 }
 

@@ -76,6 +76,13 @@ void AppendValue(const internal::FieldRef& field, std::string* out) {
     void operator()(long long* v) const { *out += std::to_string(*v); }
     void operator()(bool* v) const { *out += *v ? "true" : "false"; }
     void operator()(double* v) const { AppendTomlFloat(*v, out); }
+    void operator()(OcrPageSegmentation* v) const {
+      if (v->kind == OcrPageSegmentation::Kind::kAuto) {
+        AppendTomlString("auto", out);
+      } else {
+        *out += std::to_string(v->psm);
+      }
+    }
   };
   std::visit(Visitor{out}, field);
 }

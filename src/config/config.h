@@ -34,11 +34,25 @@ struct StorageConfig {
   bool operator==(const StorageConfig&) const = default;
 };
 
+// [ingest.ocr] page_segmentation_mode: "auto", or one Tesseract page segmentation mode
+// (--psm) for every page.
+struct OcrPageSegmentation {
+  enum class Kind { kAuto, kFixed };
+  Kind kind = Kind::kAuto;  // kAuto: kebab-ocr chooses each page's mode by what it finds there
+  int psm = 3;              // kFixed: the mode, 0..13
+
+  bool operator==(const OcrPageSegmentation&) const = default;
+};
+
 struct IngestConfig {
   int max_parallel_extractors = 0;                // 0 = number of cores
   long long max_file_bytes = 20LL * 1024 * 1024;  // larger files are skipped (size_exceeded)
   bool skip_generated = true;  // skip files whose head says "@generated", "do not edit", ...
   bool follow_symlinks = true;
+  // A walk that would purge more than this share of the root's documents at once purges
+  // nothing until `kebab ingest --purge`: an unmounted drive or a moved folder looks like a
+  // mass deletion, and purging takes hours of OCR and transcription with it.
+  double max_purge_share = 0.5;
   int pdf_max_seconds_per_file = 60;  // [ingest.pdf] max_seconds_per_file: worker budget
 
   // [ingest.code]: source files beyond these are machine-made more often than not
@@ -64,7 +78,7 @@ struct IngestConfig {
   // kor first: with eng first, Tesseract read the Korean scans at CER 0.32 against 0.11, and
   // English the same either way (bench/ocr_bench.py).
   std::vector<std::string> ocr_languages = {"kor", "eng"};
-  int ocr_page_segmentation_mode = 3;
+  OcrPageSegmentation ocr_page_segmentation_mode;
   long long ocr_max_pixels = 40'000'000;  // larger images are read scaled down
   int ocr_max_seconds_per_page = 120;
   double ocr_low_confidence = 60;  // pages below this mean confidence are warned about

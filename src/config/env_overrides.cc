@@ -83,6 +83,16 @@ class Assigner {
   bool operator()(long long* field) const { return Commit(ParseInt<long long>, field); }
   bool operator()(bool* field) const { return Commit(ParseBool, field); }
   bool operator()(double* field) const { return Commit(ParseDouble, field); }
+  bool operator()(OcrPageSegmentation* field) const {
+    if (Trim(value_) == "auto") {
+      *field = {};
+      return true;
+    }
+    int psm = 0;
+    if (!ParseInt(value_, &psm)) return false;
+    *field = {OcrPageSegmentation::Kind::kFixed, psm};
+    return true;
+  }
 
  private:
   template <typename T>

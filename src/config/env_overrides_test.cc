@@ -110,6 +110,19 @@ TEST_F(EnvOverridesTest, UnparsableValuesNameTheVariable) {
   EXPECT_THAT(s.message(), AllOf(HasSubstr("KEBAB_STORAGE_DATA_DIR"), HasSubstr("empty")));
 }
 
+TEST_F(EnvOverridesTest, PageSegmentationModeIsAutoOrANumber) {
+  const std::string var = "KEBAB_INGEST_OCR_PAGE_SEGMENTATION_MODE";
+  Result<Config> r = Load({{var, " 4 "}}, "[ingest.ocr]\npage_segmentation_mode = \"auto\"\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->ingest.ocr_page_segmentation_mode,
+            (OcrPageSegmentation{OcrPageSegmentation::Kind::kFixed, 4}));
+  r = Load({{var, "auto"}}, "[ingest.ocr]\npage_segmentation_mode = 6\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->ingest.ocr_page_segmentation_mode.kind, OcrPageSegmentation::Kind::kAuto);
+  Status s = LoadError({{var, "single block"}});
+  EXPECT_THAT(s.message(), AllOf(HasSubstr(var), HasSubstr("\"auto\" or an integer")));
+}
+
 TEST_F(EnvOverridesTest, ParsedButInvalidValuesFailValidation) {
   Status s = LoadError({{"KEBAB_SEARCH_DEFAULT_K", "0"}});
   EXPECT_EQ(s.code(), ErrorCode::kConfigInvalid);

@@ -102,6 +102,14 @@ Status AssignTomlValue(const KeySpec& key, const toml::node& node, const std::st
   const std::string name = QualifiedName(key);
   const internal::FieldRef field = key.field(*config);
   auto type_error = [&] { return TypeError(path, node, name, internal::ExpectedType(field)); };
+  auto int_of = [&](const toml::value<int64_t>& value) -> Result<int> {
+    const int64_t v = value.get();
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+      return ConfigInvalid(Where(path, node.source()) + ": " + name + " = " + std::to_string(v) +
+                           " is out of range");
+    }
+    return static_cast<int>(v);
+  };
 
   if (auto* s = std::get_if<std::string*>(&field)) {
     const auto* value = node.as_string();
@@ -124,12 +132,19 @@ Status AssignTomlValue(const KeySpec& key, const toml::node& node, const std::st
   } else if (auto* i = std::get_if<int*>(&field)) {
     const auto* value = node.as_integer();
     if (value == nullptr) return type_error();
-    const int64_t v = value->get();
-    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-      return ConfigInvalid(Where(path, node.source()) + ": " + name + " = " + std::to_string(v) +
-                           " is out of range");
+    KEBAB_ASSIGN_OR_RETURN(**i, int_of(*value));
+  } else if (auto* psm = std::get_if<OcrPageSegmentation*>(&field)) {
+    // "auto" or a mode's number, whose range Validate checks.
+    const auto* text = node.as_string();
+    const auto* number = node.as_integer();
+    if (text != nullptr && text->get() == "auto") {
+      **psm = {};
+    } else if (number != nullptr) {
+      KEBAB_ASSIGN_OR_RETURN(const int v, int_of(*number));
+      **psm = {OcrPageSegmentation::Kind::kFixed, v};
+    } else {
+      return type_error();
     }
-    **i = static_cast<int>(v);
   } else if (auto* ll = std::get_if<long long*>(&field)) {
     const auto* value = node.as_integer();
     if (value == nullptr) return type_error();

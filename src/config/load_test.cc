@@ -360,6 +360,31 @@ TEST_F(LoadConfigTest, NonUtf8FileIsAnErrorNotACrash) {
   EXPECT_THAT(s.message(), HasSubstr(ConfigPath()));
 }
 
+TEST_F(LoadConfigTest, PageSegmentationModeIsAutoOrANumber) {
+  using Kind = OcrPageSegmentation::Kind;
+  Result<Config> r = LoadFile("");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->ingest.ocr_page_segmentation_mode.kind, Kind::kAuto);
+  EXPECT_EQ(ToJson(*r)["ingest"]["ocr"]["page_segmentation_mode"], "auto");
+  r = LoadFile("[ingest.ocr]\npage_segmentation_mode = 6\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->ingest.ocr_page_segmentation_mode, (OcrPageSegmentation{Kind::kFixed, 6}));
+  EXPECT_EQ(ToJson(*r)["ingest"]["ocr"]["page_segmentation_mode"], 6);
+  r = LoadFile("[ingest.ocr]\npage_segmentation_mode = \"auto\"\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->ingest.ocr_page_segmentation_mode.kind, Kind::kAuto);
+
+  Status s = LoadError("[ingest.ocr]\npage_segmentation_mode = \"six\"\n");
+  EXPECT_THAT(s.message(), AllOf(HasSubstr("ingest.ocr.page_segmentation_mode"),
+                                 HasSubstr("\"auto\" or an integer"), HasSubstr("got a string")));
+  s = LoadError("[ingest.ocr]\npage_segmentation_mode = 6.0\n");
+  EXPECT_THAT(s.message(), HasSubstr("got a float"));
+  s = LoadError("[ingest.ocr]\npage_segmentation_mode = 14\n");
+  EXPECT_THAT(
+      s.message(),
+      HasSubstr("ingest.ocr.page_segmentation_mode = 14 must be \"auto\" or between 0 and 13"));
+}
+
 TEST_F(LoadConfigTest, ToJsonHoldsEveryKeyNestedBySection) {
   Result<Config> r = LoadFile(
       "[models.llm]\nprovider = \"ollama\"\nmodel = \"qwen2.5:7b\"\n"

@@ -90,6 +90,11 @@ constexpr KeySpec kKeys[] = {
      "\"do not edit\", ...). true or false."},
     {"ingest", "follow_symlinks", KEBAB_FIELD(ingest.follow_symlinks), false,
      "Follow symbolic links inside the workspace (loops are detected). true or false."},
+    {"ingest", "max_purge_share", KEBAB_FIELD(ingest.max_purge_share), false,
+     "When one ingest would purge more than this share of the indexed documents (and more\n"
+     "than 10), their files are probably on a drive that is not mounted or in a folder\n"
+     "that moved: nothing is purged and `kebab ingest --purge` confirms. 0.0..1.0;\n"
+     "1.0 never asks."},
     {"ingest.code", "skip_dirs", KEBAB_FIELD(ingest.code_skip_dirs), false,
      "Source code inside directories of these names, at any depth, is skipped\n"
      "(reported as vendored); notes and documents there are still indexed.\n"
@@ -130,8 +135,9 @@ constexpr KeySpec kKeys[] = {
      "Korean read far worse behind eng), e.g. [\"kor\", \"eng\"] (Debian packages\n"
      "tesseract-ocr-eng, tesseract-ocr-kor; `kebab doctor` lists what is installed)."},
     {"ingest.ocr", "page_segmentation_mode", KEBAB_FIELD(ingest.ocr_page_segmentation_mode), false,
-     "Tesseract's page segmentation mode (--psm): 3 = find the layout (columns,\n"
-     "blocks), 6 = one uniform block of text. An integer 0..13."},
+     "How Tesseract finds the text on a page: \"auto\" chooses for each page, 6\n"
+     "(one uniform block of text) for one column of Korean, 3 (find columns and\n"
+     "blocks) otherwise; or one --psm for every page, an integer 0..13."},
     {"ingest.ocr", "max_pixels", KEBAB_FIELD(ingest.ocr_max_pixels), false,
      "Images larger than this many pixels are read scaled down to it; more than\n"
      "four times larger (and not JPEG) are not read. An integer >= 1000000."},
@@ -375,6 +381,9 @@ std::string_view ExpectedType(const FieldRef& field) {
     std::string_view operator()(long long*) const { return "an integer"; }
     std::string_view operator()(bool*) const { return "a boolean (true or false)"; }
     std::string_view operator()(double*) const { return "a number"; }
+    std::string_view operator()(OcrPageSegmentation*) const {
+      return "\"auto\" or an integer (a Tesseract --psm)";
+    }
   };
   return std::visit(Visitor{}, field);
 }

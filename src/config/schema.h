@@ -15,8 +15,8 @@
 namespace kebab::config::internal {
 
 // The Config field a key writes to; the alternative also fixes the key's value type.
-using FieldRef =
-    std::variant<std::string*, std::vector<std::string>*, int*, long long*, bool*, double*>;
+using FieldRef = std::variant<std::string*, std::vector<std::string>*, int*, long long*, bool*,
+                              double*, OcrPageSegmentation*>;
 
 struct KeySpec {
   std::string_view section;  // "workspace", "models.embedding", ...

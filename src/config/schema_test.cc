@@ -22,7 +22,7 @@ TEST(SchemaTest, EveryKeyHasItsOwnField) {
   // workspace 2, storage 9, ingest 5 (with [ingest.pdf]), ingest.code 3, ingest.audio 7, ingest.ocr
   // 7, ingest.pdf.ocr 2, ingest.image.caption 7, chunking 5, embedding 10, llm 10, search 5, index
   // 5, rag 9.
-  EXPECT_EQ(Keys().size(), 86u);
+  EXPECT_EQ(Keys().size(), 87u);
 }
 
 TEST(SchemaTest, SectionsAndKeysAgree) {
@@ -56,6 +56,7 @@ std::string NonDefaultValue(const FieldRef& field) {
     std::string operator()(long long* v) const { return std::to_string(*v + 1); }
     std::string operator()(bool* v) const { return *v ? "false" : "true"; }
     std::string operator()(double*) const { return "0.75"; }
+    std::string operator()(OcrPageSegmentation*) const { return "6"; }  // the default is auto
   };
   return std::visit(Visitor{}, field);
 }

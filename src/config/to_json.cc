@@ -4,6 +4,19 @@
 #include "config/schema.h"
 
 namespace kebab::config {
+namespace {
+
+// A value as the config file spells it.
+template <typename T>
+nlohmann::json ValueJson(const T& value) {
+  return value;
+}
+nlohmann::json ValueJson(const OcrPageSegmentation& value) {
+  if (value.kind == OcrPageSegmentation::Kind::kAuto) return "auto";
+  return value.psm;
+}
+
+}  // namespace
 
 nlohmann::json ToJson(const Config& config) {
   Config copy = config;  // the key table hands out pointers into a mutable Config
@@ -16,7 +29,8 @@ nlohmann::json ToJson(const Config& config) {
       section = &(*section)[std::string(rest.substr(0, dot))];
       rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
     }
-    std::visit([&](auto* field) { (*section)[std::string(key.name)] = *field; }, key.field(copy));
+    std::visit([&](auto* field) { (*section)[std::string(key.name)] = ValueJson(*field); },
+               key.field(copy));
   }
   return out;
 }

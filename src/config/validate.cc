@@ -110,6 +110,7 @@ Status Validate(const Config& config) {
 
   p.Range("ingest.max_parallel_extractors", config.ingest.max_parallel_extractors, 0, 256);
   p.AtLeast("ingest.max_file_bytes", config.ingest.max_file_bytes, 1024);
+  p.RangeReal("ingest.max_purge_share", config.ingest.max_purge_share, 0.0, 1.0);
   p.AtLeast("ingest.audio.max_file_bytes", config.ingest.audio_max_file_bytes, 1024 * 1024);
   static constexpr std::string_view kEngines[] = {"auto", "whisper", "pocketsphinx"};
   p.OneOf("ingest.audio.engine", config.ingest.audio_engine, kEngines);
@@ -134,7 +135,11 @@ Status Validate(const Config& config) {
             "' is not a folder name (give names such as \"vendor\", not paths)");
     }
   }
-  p.Range("ingest.ocr.page_segmentation_mode", config.ingest.ocr_page_segmentation_mode, 0, 13);
+  if (const OcrPageSegmentation& psm = config.ingest.ocr_page_segmentation_mode;
+      psm.kind == OcrPageSegmentation::Kind::kFixed && (psm.psm < 0 || psm.psm > 13)) {
+    p.Add("ingest.ocr.page_segmentation_mode = " + std::to_string(psm.psm) +
+          " must be \"auto\" or between 0 and 13");
+  }
   p.AtLeast("ingest.ocr.max_pixels", config.ingest.ocr_max_pixels, 1'000'000);
   p.Range("ingest.ocr.max_seconds_per_page", config.ingest.ocr_max_seconds_per_page, 1, 3600);
   p.Range("ingest.ocr.workers", config.ingest.ocr_workers, 0, 256);

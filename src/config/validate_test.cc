@@ -113,6 +113,18 @@ const Case kCases[] = {
     {"CodeSkipDirsPath", [](Config& c) { c.ingest.code_skip_dirs = {"third_party/x"}; },
      "ingest.code.skip_dirs: 'third_party/x' is not a folder name"},
     {"CodeSkipDirsNone", [](Config& c) { c.ingest.code_skip_dirs.clear(); }, nullptr},
+    {"PsmTooHigh",
+     [](Config& c) {
+       c.ingest.ocr_page_segmentation_mode = {OcrPageSegmentation::Kind::kFixed, 14};
+     },
+     "ingest.ocr.page_segmentation_mode = 14 must be \"auto\" or between 0 and 13"},
+    {"PsmFixed",
+     [](Config& c) {
+       c.ingest.ocr_page_segmentation_mode = {OcrPageSegmentation::Kind::kFixed, 0};
+     },
+     nullptr},
+    {"PsmAutoIgnoresTheNumber", [](Config& c) { c.ingest.ocr_page_segmentation_mode.psm = 99; },
+     nullptr},
     {"AudioEngine", [](Config& c) { c.ingest.audio_engine = "vosk"; },
      "ingest.audio.engine = \"vosk\" must be one of: auto, whisper, pocketsphinx"},
     {"AudioEngineWhisper", [](Config& c) { c.ingest.audio_engine = "whisper"; }, nullptr},

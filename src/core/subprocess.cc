@@ -291,9 +291,19 @@ Result<std::string> ChildProcess::Exchange(std::string_view request,
   }
 }
 
+std::string FindHelper(const std::string& exe_dir, std::string_view name) {
+  // Relative to the executable, so an installed tree works wherever its prefix is; the install
+  // rules (cmake/Install.cmake) put the workers there.
+  const std::filesystem::path installed =
+      (std::filesystem::path(exe_dir) / "../libexec/kebab" / name).lexically_normal();
+  std::error_code ec;
+  if (std::filesystem::exists(installed, ec)) return installed.string();
+  return (std::filesystem::path(exe_dir) / name).string();
+}
+
 std::string HelperPath(const char* env_var, std::string_view name) {
   if (const char* env = std::getenv(env_var); env != nullptr && *env != '\0') return env;
-  return ExecutableDir() + "/" + std::string(name);
+  return FindHelper(ExecutableDir(), name);
 }
 
 }  // namespace kebab

@@ -60,10 +60,15 @@ class ChildProcess {
   std::string stderr_tail_;  // the last 4 KiB it wrote on stderr
 };
 
-// The directory holding the running executable (helpers are installed beside it).
+// The directory holding the running executable.
 std::string ExecutableDir();
 
-// A helper program's path: $`env_var` when set and not empty, else `name` beside the running
+// Where helper program `name` is for a kebab whose executable is in `exe_dir`: in
+// `exe_dir`/../libexec/kebab when it is there (the installed layout: kebab in <prefix>/bin, its
+// workers in <prefix>/libexec/kebab), else beside the executable (the build tree).
+std::string FindHelper(const std::string& exe_dir, std::string_view name);
+
+// A helper program's path: $`env_var` when set and not empty, else FindHelper for the running
 // executable.
 std::string HelperPath(const char* env_var, std::string_view name);
 

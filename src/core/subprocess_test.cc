@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -80,6 +83,33 @@ TEST(SubprocessTest, AMissingProgramIsAnIoError) {
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), ErrorCode::kIoError);
   EXPECT_NE(r.status().message().find("/no/such/program"), std::string::npos);
+}
+
+TEST(SubprocessTest, HelpersAreFoundInTheInstalledLayoutThenBesideTheExecutable) {
+  namespace fs = std::filesystem;
+  const fs::path prefix = fs::path(testing::TempDir()) / "kebab_subprocess_test_prefix";
+  fs::remove_all(prefix);
+  fs::create_directories(prefix / "bin");
+  const std::string bin = (prefix / "bin").string();
+  // The build tree: no libexec/kebab above, so the helper is beside kebab.
+  EXPECT_EQ(FindHelper(bin, "kebab-pdf"), (prefix / "bin" / "kebab-pdf").string());
+  // Installed: <prefix>/bin/kebab finds <prefix>/libexec/kebab/kebab-pdf.
+  fs::create_directories(prefix / "libexec" / "kebab");
+  std::ofstream(prefix / "libexec" / "kebab" / "kebab-pdf") << "#!/bin/sh\n";
+  EXPECT_EQ(FindHelper(bin, "kebab-pdf"), (prefix / "libexec" / "kebab" / "kebab-pdf").string());
+  // Only the helpers that are there: the others are still looked for beside kebab.
+  EXPECT_EQ(FindHelper(bin, "kebab-ocr"), (prefix / "bin" / "kebab-ocr").string());
+  fs::remove_all(prefix);
+}
+
+TEST(SubprocessTest, AHelperNamedByItsVariableIsThatPath) {
+  ::setenv("KEBAB_SUBPROCESS_TEST_WORKER", "/opt/elsewhere/kebab-pdf", 1);
+  EXPECT_EQ(HelperPath("KEBAB_SUBPROCESS_TEST_WORKER", "kebab-pdf"), "/opt/elsewhere/kebab-pdf");
+  // Empty counts as unset.
+  ::setenv("KEBAB_SUBPROCESS_TEST_WORKER", "", 1);
+  EXPECT_EQ(HelperPath("KEBAB_SUBPROCESS_TEST_WORKER", "kebab-pdf"),
+            FindHelper(ExecutableDir(), "kebab-pdf"));
+  ::unsetenv("KEBAB_SUBPROCESS_TEST_WORKER");
 }
 
 }  // namespace

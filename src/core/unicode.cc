@@ -132,4 +132,28 @@ size_t Utf8Length(std::string_view s) {
   return n;
 }
 
+std::string CollapseWhitespace(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool pending_space = false;
+  for (char c : s) {
+    if (IsAsciiSpace(c)) {
+      pending_space = !out.empty();
+      continue;
+    }
+    if (pending_space) out += ' ';
+    pending_space = false;
+    out += c;
+  }
+  return out;
+}
+
+std::string_view CodePointPrefix(std::string_view s, size_t n) {
+  size_t seen = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == n) return s.substr(0, i);
+  }
+  return s;
+}
+
 }  // namespace kebab

@@ -27,6 +27,13 @@ size_t Utf8SafePrefix(std::string_view s, size_t max_bytes);
 // Number of code points in well-formed UTF-8 `s`.
 size_t Utf8Length(std::string_view s);
 
+// `s` with every run of ASCII whitespace (line breaks included) one space, and none at the
+// ends.
+std::string CollapseWhitespace(std::string_view s);
+
+// The first `n` code points of well-formed UTF-8 `s` (all of it when shorter).
+std::string_view CodePointPrefix(std::string_view s, size_t n);
+
 // The ASCII whitespace of C's isspace() (space, \t, \n, \v, \f, \r), without its locale.
 inline bool IsAsciiSpace(char c) {
   return c == ' ' || (c >= '\t' && c <= '\r');

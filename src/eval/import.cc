@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "core/unicode.h"
 #include "eval/internal/collection.h"
 #include "eval/internal/workspace_files.h"
 #include "source/ignore.h"
@@ -75,7 +76,7 @@ Result<Plan> PlanImport(const Collection& collection, internal::WarningList* war
   std::unordered_map<std::string, size_t> query_index;  // query id -> index in plan.suite
   for (const Query& query : collection.queries) {
     if (query.id.empty()) return InvalidInput(query.where + ": empty query id");
-    std::string text = internal::CollapseWhitespace(query.text);
+    std::string text = CollapseWhitespace(query.text);
     if (text.empty()) return InvalidInput(query.where + ": query " + query.id + " has no text");
     if (!query_index.try_emplace(query.id, plan.suite.size()).second) {
       warnings->Add(query.where + ": duplicate query id " + query.id + " (first kept)");

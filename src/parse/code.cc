@@ -203,8 +203,8 @@ Result<CanonicalDocument> CodeExtractor::Extract(const ExtractInput& input) cons
         }
         if (u.has_error && ++broken == 1) first_broken = &u;
       }
-      // One warning a file: C and C++ macros the grammar cannot expand make many units
-      // "broken" that are still whole, and a warning each would bury the real ones.
+      // One warning a file: one syntax error can break several units around it, which are
+      // still whole, and a warning each would bury the other files' warnings.
       if (first_broken != nullptr) {
         doc.warnings.push_back(
             "syntax error in " + first_broken->symbol + " (lines " +

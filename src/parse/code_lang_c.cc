@@ -11,17 +11,16 @@
 // Doc comments are every comment right above, with no blank line between: `//`, `///`, `/* */`
 // and `/** */` all document in C and C++ code.
 //
-// Macros the grammar cannot expand are parsed as best it can. A statement macro in a body
-// (`KEBAB_ASSIGN_OR_RETURN(auto x, F());`) leaves an error node inside the function, which
-// stays one unit (it has_error). A test macro with a body, gtest's `TEST(Suite, Name) { ... }`,
-// parses as a function with no return type named by the macro: it is named as gtest names the
-// test, "Suite.Name" (what --gtest_filter takes), or by the whole call when its arguments are
-// not plain names. A declaration-like macro that swallows what follows (Qt's `Q_OBJECT` before
-// `public:`) can make a definition unrecognisable: that one is no unit, and stays in the lines
-// of the unit around it or in the top-level glue.
+// Macros the grammar cannot expand are blanked out where they cause syntax errors before the
+// tree is read (code_macros.h): `KEBAB_ASSIGN_OR_RETURN(auto x, F());`, `SQLITE_API int f()`,
+// Qt's `Q_OBJECT` or `class DLL_API Foo {` leave no error and lose no definition. A test macro
+// with a body, gtest's `TEST(Suite, Name) { ... }`, parses as a function with no return type
+// named by the macro: it is named as gtest names the test, "Suite.Name" (what --gtest_filter
+// takes), or by the whole call when its arguments are not plain names.
 #include <cctype>
 
 #include "parse/internal/code_lang.h"
+#include "parse/internal/code_macros.h"
 #include "parse/internal/grammars.h"
 
 namespace kebab::parse::internal {
@@ -157,6 +156,9 @@ class CFamily final : public LanguageSpec {
   explicit CFamily(const TSLanguage* grammar) : grammar_(grammar) {}
 
   const TSLanguage* Grammar() const override { return grammar_; }
+  TreePtr Parse(TSParser* parser, std::string_view source) const override {
+    return ParseBlankingMacros(parser, source);
+  }
   std::string_view Separator() const override { return "::"; }
   std::string ModulePath(std::string_view, TSNode, std::string_view) const override { return ""; }
 

@@ -132,15 +132,28 @@ TEST(CodeExtractorTest, BinaryIsRefused) {
 
 TEST(CodeExtractorTest, SyntaxErrorsAreOneWarningAFile) {
   const CanonicalDocument doc = Extract("src/app.cc",
-                                        "int one() { MACRO(auto x, f()); return x; }\n"
+                                        "int one() { MACRO(auto x, f()); return x +; }\n"
                                         "\n"
-                                        "int two() { MACRO(auto y, g()); return y; }\n");
+                                        "int two() { return (2; }\n");
   ASSERT_EQ(doc.blocks.size(), 2u);
   EXPECT_EQ(doc.blocks[0].span.symbol, "one");
   EXPECT_EQ(doc.blocks[1].span.symbol, "two");
   ASSERT_EQ(doc.warnings.size(), 1u);
   EXPECT_EQ(doc.warnings[0],
             "syntax error in one (lines 1-1) and 1 more units; indexed as written");
+}
+
+TEST(CodeExtractorTest, MacrosTheGrammarCannotExpandAreNoSyntaxErrors) {
+  const CanonicalDocument doc = Extract("src/store.c",
+                                        "SQLITE_API int open(const char * RESTRICT path) {\n"
+                                        "  KEBAB_ASSIGN_OR_RETURN(auto db, Open(path));\n"
+                                        "  return db;\n"
+                                        "}\n");
+  ASSERT_EQ(doc.blocks.size(), 1u);
+  EXPECT_EQ(doc.blocks[0].span.symbol, "open");
+  EXPECT_EQ(std::make_pair(doc.blocks[0].span.start, doc.blocks[0].span.end),
+            std::make_pair(uint64_t{1}, uint64_t{4}));
+  EXPECT_TRUE(doc.warnings.empty()) << doc.warnings[0];
 }
 
 }  // namespace

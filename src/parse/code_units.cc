@@ -181,6 +181,16 @@ std::string_view UnitKindName(UnitKind kind) {
   return "function";
 }
 
+TreePtr ParseSource(TSParser* parser, std::string_view source) {
+  return TreePtr(
+      ts_parser_parse_string(parser, nullptr, source.data(), static_cast<uint32_t>(source.size())),
+      ts_tree_delete);
+}
+
+TreePtr LanguageSpec::Parse(TSParser* parser, std::string_view source) const {
+  return ParseSource(parser, source);
+}
+
 std::string LanguageSpec::Name(TSNode unit, std::string_view source) const {
   TSNode name = Field(unit, "name");
   return ts_node_is_null(name) ? std::string() : std::string(NodeText(name, source));
@@ -210,10 +220,7 @@ Result<std::vector<CodeUnit>> ExtractCodeUnits(CodeLanguage language, std::strin
   if (!ts_parser_set_language(parser.get(), spec->Grammar())) {
     return InvalidInput("the grammar does not load into this tree-sitter runtime");
   }
-  std::unique_ptr<TSTree, void (*)(TSTree*)> tree(
-      ts_parser_parse_string(parser.get(), nullptr, source.data(),
-                             static_cast<uint32_t>(source.size())),
-      ts_tree_delete);
+  const TreePtr tree = spec->Parse(parser.get(), source);
   if (tree == nullptr) return InvalidInput("the parser gave up on this file");
   const TSNode root = ts_tree_root_node(tree.get());
   UnitFinder finder(*spec, source);

@@ -216,6 +216,7 @@ Result<CanonicalDocument> ImageExtractor::Extract(const ExtractInput& input) con
   double confidence_sum = 0;
   int64_t ocr_chars = 0;
   bool read_by_ocr = false;
+  json psm_used = json::array();  // the page segmentation mode of each page read
 
   if (input.ocr != nullptr) {
     // Frames are read as a tiff's pages; the first one tells how many there are.
@@ -268,6 +269,7 @@ Result<CanonicalDocument> ImageExtractor::Extract(const ExtractInput& input) con
         continue;
       }
       read_by_ocr = true;
+      psm_used.push_back(result->psm);
       const size_t chars = AppendOcrBlocks(*result, frames > 1 ? static_cast<uint32_t>(frame) : 0,
                                            std::nullopt, &doc);
       ocr_chars += static_cast<int64_t>(chars);
@@ -353,6 +355,7 @@ Result<CanonicalDocument> ImageExtractor::Extract(const ExtractInput& input) con
         {"mean_confidence",
          ocr_chars > 0 ? std::round(confidence_sum / static_cast<double>(ocr_chars) * 10) / 10
                        : 0.0}};
+    metadata.user["ocr_psm"] = std::move(psm_used);
   }
   doc.provenance.push_back(
       {NowRfc3339(), kAgent, "parsed",

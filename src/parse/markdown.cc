@@ -38,32 +38,6 @@ std::string FileStem(std::string_view path) {
   return Nfc(name);
 }
 
-// Runs of whitespace (line breaks included) as single spaces, ends trimmed.
-std::string CollapseWhitespace(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out.push_back(' ');
-    space = false;
-    out.push_back(c);
-  }
-  return out;
-}
-
-// First `n` code points of well-formed UTF-8 `s`.
-std::string_view CodePointPrefix(std::string_view s, size_t n) {
-  size_t seen = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == n) return s.substr(0, i);
-  }
-  return s;
-}
-
 // Front matter title → first H1 → first H2 → first paragraph (80 code points) → file name.
 std::string PickTitle(const FrontMatter& front_matter, const std::vector<Block>& blocks,
                       const BlockContext& context, std::string_view workspace_path) {

@@ -1,9 +1,11 @@
 #include "parse/ocr.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/hash.h"
 #include "core/subprocess.h"
+#include "parse/internal/ocr_psm.h"
 
 namespace kebab::parse {
 namespace {
@@ -49,8 +51,10 @@ std::string OcrSettings::Languages() const {
 }
 
 std::string OcrSettings::CacheVersion(std::string_view engine) const {
-  return std::string(engine) + "|" + Languages() + "|psm" + std::to_string(page_segmentation_mode) +
-         "|mp" + std::to_string(max_pixels);
+  const std::string psm =
+      page_segmentation_mode ? std::to_string(*page_segmentation_mode) : internal::kAutoPsmVersion;
+  return std::string(engine) + "|" + Languages() + "|psm" + psm + "|mp" +
+         std::to_string(max_pixels);
 }
 
 std::string OcrPage::ToJson() const {
@@ -69,6 +73,7 @@ std::string OcrPage::ToJson() const {
                {"frames", frames},
                {"scale", scale},
                {"mean_conf", mean_confidence},
+               {"psm", psm},
                {"ms", ms},
                {"lines", std::move(lines_json)}})
       .dump(-1, ' ', false, json::error_handler_t::replace);
@@ -85,6 +90,7 @@ Result<OcrPage> OcrPage::FromJson(std::string_view text) {
   page.frames = j.value("frames", 1);
   page.scale = j.value("scale", 1.0);
   page.mean_confidence = j.value("mean_conf", 0.0);
+  page.psm = j.value("psm", -1);
   page.ms = j.value("ms", int64_t{0});
   for (const json& l : j["lines"]) {
     if (!l.is_object()) continue;
@@ -219,17 +225,24 @@ Result<OcrPage> OcrPool::Read(Worker& worker, const OcrJob& job) {
       Result<OcrPage> page = OcrPage::FromJson(*hit);
       if (page.ok()) {  // a damaged entry is read again
         page->cached = true;
+        // Kept by a kebab that did not record the mode: with a fixed mode (the key says
+        // which) it was that one.
+        if (page->psm < 0 && settings_.page_segmentation_mode) {
+          page->psm = *settings_.page_segmentation_mode;
+        }
         return page;
       }
     }
   }
-  const json request = {{"bytes", bytes.size()},
-                        {"frame", job.frame},
-                        {"langs", settings_.Languages()},
-                        {"psm", settings_.page_segmentation_mode},
-                        {"dpi", job.dpi},
-                        {"orientation", job.orientation},
-                        {"max_pixels", settings_.max_pixels}};
+  const json request = {
+      {"bytes", bytes.size()},
+      {"frame", job.frame},
+      {"langs", settings_.Languages()},
+      {"psm",
+       settings_.page_segmentation_mode ? json(*settings_.page_segmentation_mode) : json("auto")},
+      {"dpi", job.dpi},
+      {"orientation", job.orientation},
+      {"max_pixels", settings_.max_pixels}};
   KEBAB_ASSIGN_OR_RETURN(const std::string reply,
                          worker.Exchange(request.dump() + "\n" + bytes,
                                          std::chrono::seconds(settings_.max_seconds_per_page)));
@@ -294,8 +307,19 @@ Result<std::string> OcrPool::Check() const {
                   "apt-get install tesseract-ocr-" + missing.substr(0, missing.find(',')) +
                       ", or remove it from [ingest.ocr] languages");
   }
-  return "kebab-ocr at " + worker_path_ + " (tesseract " + version.value("tesseract", "") +
-         ", languages " + settings_.Languages() + ")";
+  std::string found = "kebab-ocr at " + worker_path_ + " (tesseract " +
+                      version.value("tesseract", "") + ", languages " + settings_.Languages() + ")";
+  // "auto" guesses a page's script with Tesseract's osd data before reading it; without them
+  // it reads a page of Hangul in one mode to learn what it is and again in the right one.
+  const bool hangul =
+      std::any_of(settings_.languages.begin(), settings_.languages.end(), internal::ReadsHangul);
+  if (!settings_.page_segmentation_mode && hangul &&
+      std::find(installed.begin(), installed.end(), "osd") == installed.end()) {
+    found +=
+        "; without Tesseract's osd data page_segmentation_mode \"auto\" reads each Korean "
+        "page twice (apt-get install tesseract-ocr-osd)";
+  }
+  return found;
 }
 
 }  // namespace kebab::parse

@@ -31,9 +31,12 @@ namespace kebab::parse {
 
 struct OcrSettings {
   std::vector<std::string> languages = {"kor", "eng"};
-  int page_segmentation_mode = 3;  // Tesseract's --psm
-  int pdf_dpi = 300;               // a scanned PDF page is rendered at this
-  bool pdf_always = false;         // OCR every PDF page, not only those without a text layer
+  // Tesseract's page segmentation mode (--psm) for every page; none ("auto"): kebab-ocr
+  // chooses each page's, psm 6 for one column of Hangul and psm 3 otherwise
+  // (parse/internal/ocr_psm.h).
+  std::optional<int> page_segmentation_mode;
+  int pdf_dpi = 300;        // a scanned PDF page is rendered at this
+  bool pdf_always = false;  // OCR every PDF page, not only those without a text layer
   int64_t max_pixels = 40'000'000;
   int max_seconds_per_page = 120;
   double low_confidence = 60;  // a page whose mean confidence is below this is warned about
@@ -57,6 +60,7 @@ struct OcrPage {
   double scale = 1;                // < 1 when the image was read smaller (max_pixels)
   std::vector<OcrLine> lines;
   double mean_confidence = 0;
+  int psm = -1;         // the page segmentation mode it was read in; -1 when not recorded
   int64_t ms = 0;       // recognition time; 0 when it came from the cache
   bool cached = false;  // came from the DerivationCache
 

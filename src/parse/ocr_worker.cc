@@ -7,13 +7,15 @@
 //   request:  one JSON line {"bytes":N,"frame":F,"langs":"eng+kor","psm":P,"dpi":D,
 //             "orientation":O,"max_pixels":M}, then exactly N bytes of image (png, jpeg, tiff,
 //             webp, gif, bmp, pnm; F picks a page of a multi-page tiff; O is the EXIF
-//             orientation 1..8 to undo before recognition)
+//             orientation 1..8 to undo before recognition; P is Tesseract's page segmentation
+//             mode 0..13, or "auto" to choose it for the page, see internal/ocr_psm.h)
 //   reply:    one JSON line
-//             {"kind":"result","width":W,"height":H,"frames":N,"scale":S,"ms":T,
+//             {"kind":"result","width":W,"height":H,"frames":N,"scale":S,"ms":T,"psm":P,
 //              "mean_conf":C,"lines":[{"text":S,"x":X,"y":Y,"w":W,"h":H,"conf":C,"para":K}]}
 //             with boxes in pixels of the image as stored (before orientation and any
-//             downscaling), or {"kind":"error","code":"unsupported"|"damaged"|"too_large"|
-//             "language","message":S}. The worker stays up after an error.
+//             downscaling) and P the mode the page was read in, or {"kind":"error",
+//             "code":"unsupported"|"damaged"|"too_large"|"language","message":S}. The worker
+//             stays up after an error.
 //   thumbnail: {"op":"thumbnail","bytes":N,"orientation":O,"long_edge":E,"max_pixels":M} and
 //             N bytes: the first frame, upright, its longer side at most E pixels, answered
 //             {"kind":"thumbnail","width":W,"height":H,"jpeg_base64":S} (what a vision model
@@ -43,10 +45,24 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+// By its path from this file: kebab-ocr is built without kebab's include path, as it links
+// nothing of kebab's.
+#include "internal/ocr_psm.h"
+
 namespace {
+
+using kebab::parse::internal::ChoosePsm;
+using kebab::parse::internal::HasColumns;
+using kebab::parse::internal::kPsmAuto;
+using kebab::parse::internal::PageScript;
+using kebab::parse::internal::ReadsHangul;
+using kebab::parse::internal::ScriptOfOsd;
+using kebab::parse::internal::ScriptOfText;
+using kebab::parse::internal::WordBox;
 
 using nlohmann::json;
 
@@ -179,6 +195,7 @@ class Engine {
     // missing pack must be an error that names it.
     const std::vector<std::string> installed = InstalledLanguages(dir);
     std::string missing;
+    bool hangul = false;
     size_t pos = 0;
     while (pos <= langs.size()) {
       const size_t plus = std::min(langs.find('+', pos), langs.size());
@@ -186,6 +203,7 @@ class Engine {
       if (std::find(installed.begin(), installed.end(), lang) == installed.end()) {
         missing += (missing.empty() ? "" : ", ") + lang;
       }
+      hangul = hangul || ReadsHangul(lang);
       pos = plus + 1;
     }
     if (!missing.empty()) {
@@ -203,13 +221,75 @@ class Engine {
     }
     langs_ = langs;
     ready_ = true;
+    hangul_ = hangul;
     return true;
   }
 
-  json Recognize(PIX* pix, int psm, int dpi) {
+  // Reads `pix` in page segmentation mode `psm`, or, without one, in the mode ChoosePsm picks
+  // for the page: {"lines":[...],"mean_conf":C,"psm":P}.
+  json Read(PIX* pix, std::optional<int> psm, int dpi) {
+    if (!psm && !hangul_) psm = kPsmAuto;  // only a page of Hangul is read otherwise
+    if (psm) {
+      Start(pix, *psm, dpi);
+      return Finish(*psm, nullptr);
+    }
+    // Tesseract's guess at the script picks the mode to read in; what is read decides when it
+    // says otherwise (or there was no guess), and so do columns in it.
+    const PageScript guess = DetectScript(pix, dpi);
+    const int mode = ChoosePsm(guess, /*columns=*/false);
+    std::vector<std::vector<WordBox>> words;
+    Start(pix, mode, dpi);
+    json read = Finish(mode, &words);
+    std::string text;
+    for (const json& line : read["lines"]) text += line["text"].get<std::string>() + "\n";
+    const PageScript script = ScriptOfText(text);
+    const int wanted =
+        ChoosePsm(script == PageScript::kUnknown ? guess : script, HasColumns(words));
+    if (wanted != mode) {
+      Start(pix, wanted, dpi);
+      read = Finish(wanted, nullptr);
+    }
+    return read;
+  }
+
+ private:
+  void Start(PIX* pix, int psm, int dpi) {
     api_.SetPageSegMode(static_cast<tesseract::PageSegMode>(psm));
     api_.SetImage(pix);
     if (dpi > 0) api_.SetSourceResolution(dpi);
+  }
+
+  // Tesseract's guess at the page's script by orientation-and-script detection, from its osd
+  // data (Debian: tesseract-ocr-osd); kUnknown without them.
+  PageScript DetectScript(PIX* pix, int dpi) {
+    if (!osd_tried_) {
+      osd_tried_ = true;
+      const std::string dir = TessdataDir();
+      const std::vector<std::string> installed = InstalledLanguages(dir);
+      if (std::find(installed.begin(), installed.end(), "osd") != installed.end()) {
+        osd_ = std::make_unique<tesseract::TessBaseAPI>();
+        if (osd_->Init(dir.c_str(), "osd", tesseract::OEM_TESSERACT_ONLY) != 0) {
+          osd_.reset();
+        } else {
+          osd_->SetPageSegMode(tesseract::PSM_OSD_ONLY);
+        }
+      }
+    }
+    if (osd_ == nullptr) return PageScript::kUnknown;
+    osd_->SetImage(pix);
+    if (dpi > 0) osd_->SetSourceResolution(dpi);
+    int degrees = 0;
+    float orientation_confidence = 0, script_confidence = 0;
+    const char* script = nullptr;
+    const bool found = osd_->DetectOrientationScript(&degrees, &orientation_confidence, &script,
+                                                     &script_confidence);
+    osd_->Clear();
+    return found && script != nullptr ? ScriptOfOsd(script) : PageScript::kUnknown;
+  }
+
+  // Recognizes the started page: its lines, their mean confidence and `psm`, the mode it was
+  // read in; with `words`, also the boxes of each line's words.
+  json Finish(int psm, std::vector<std::vector<WordBox>>* words) {
     json lines = json::array();
     double conf_sum = 0, conf_weight = 0;
     if (api_.Recognize(nullptr) == 0) {
@@ -236,14 +316,26 @@ class Engine {
                            {"conf", std::round(static_cast<double>(conf) * 10) / 10},
                            {"para", std::max(para, 0)}});
         } while (it->Next(tesseract::RIL_TEXTLINE));
+        if (words != nullptr) {
+          it->Begin();
+          do {
+            if (words->empty() || it->IsAtBeginningOf(tesseract::RIL_TEXTLINE)) {
+              words->emplace_back();
+            }
+            WordBox b;
+            if (it->BoundingBox(tesseract::RIL_WORD, &b.x0, &b.y0, &b.x1, &b.y1)) {
+              words->back().push_back(b);
+            }
+          } while (it->Next(tesseract::RIL_WORD));
+        }
       }
     }
     api_.Clear();
     return {{"lines", std::move(lines)},
-            {"mean_conf", conf_weight > 0 ? std::round(conf_sum / conf_weight * 10) / 10 : 0.0}};
+            {"mean_conf", conf_weight > 0 ? std::round(conf_sum / conf_weight * 10) / 10 : 0.0},
+            {"psm", psm}};
   }
 
- private:
   static std::string Installed(const std::string& dir) {
     std::string out;
     for (const std::string& l : InstalledLanguages(dir)) out += (out.empty() ? "" : ", ") + l;
@@ -253,6 +345,9 @@ class Engine {
   tesseract::TessBaseAPI api_;
   std::string langs_;
   bool ready_ = false;
+  bool hangul_ = false;                          // langs_ read Hangul: "auto" may choose psm 6
+  std::unique_ptr<tesseract::TessBaseAPI> osd_;  // loaded for the first page that asks
+  bool osd_tried_ = false;
 };
 
 // An image decoded for one request: upright, at most max_pixels (and, for a thumbnail, no
@@ -332,8 +427,11 @@ json Recognize(Engine& engine, const json& req, const std::string& bytes) {
   }
   const auto started = std::chrono::steady_clock::now();
   const int dpi = req.value("dpi", 0);
-  json out = engine.Recognize(d.pix.get(), req.value("psm", 3),
-                              dpi > 0 ? static_cast<int>(dpi * d.scale) : 0);
+  // "psm": a number forces that mode; "auto" (or none) chooses it for the page.
+  const json& psm = req.contains("psm") ? req["psm"] : json();
+  json out = engine.Read(
+      d.pix.get(), psm.is_number_integer() ? std::optional<int>(psm.get<int>()) : std::nullopt,
+      dpi > 0 ? static_cast<int>(dpi * d.scale) : 0);
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                       std::chrono::steady_clock::now() - started)
                       .count();

@@ -20,7 +20,6 @@ constexpr char kAgent[] = "kebab-pdf";
 // A page with fewer visible characters than this has no text layer worth indexing (a scan,
 // or a page of figures): it is named as needing OCR instead.
 constexpr size_t kMinPageChars = 16;
-constexpr size_t kTitleCodePoints = 80;
 constexpr size_t kLanguageSampleBytes = 64 * 1024;
 
 bool IsAsciiLetter(char c) {
@@ -134,11 +133,6 @@ void AssignHeadings(const json& outline, CanonicalDocument* doc) {
   }
 }
 
-std::string FirstLine(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  return Nfc(line.substr(0, Utf8SafePrefix(line, kTitleCodePoints * 4)));
-}
-
 }  // namespace
 
 const char kPdfWorkerHint[] =
@@ -200,10 +194,14 @@ bool AppendPageBlocks(uint32_t page, std::string_view raw, CanonicalDocument* do
 Result<std::string> PdfExtractor::Check() const {
   const std::string worker = PdfWorkerPath();
   std::string poppler;
+  bool cjk_cmaps = false;
   Result<SubprocessResult> run = RunSubprocess(
       {worker, "--version"}, "", std::chrono::seconds(10), [&](std::string_view line) {
         json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-        if (j.is_object() && j.value("kind", "") == "version") poppler = j.value("poppler", "");
+        if (j.is_object() && j.value("kind", "") == "version") {
+          poppler = j.value("poppler", "");
+          cjk_cmaps = j.value("cjk_cmaps", false);
+        }
         return true;
       });
   if (!run.ok()) {
@@ -218,7 +216,16 @@ Result<std::string> PdfExtractor::Check() const {
                       (run->stderr_tail.empty() ? "" : ": " + run->stderr_tail) + ")",
                   kPdfWorkerHint);
   }
-  return "kebab-pdf at " + worker + " (poppler " + poppler + ")";
+  const std::string found = "kebab-pdf at " + worker + " (poppler " + poppler + ")";
+  if (!cjk_cmaps) {
+    return Status(ErrorCode::kIoError,
+                  found +
+                      " lacks poppler-data: text set in Chinese, Japanese and Korean fonts "
+                      "is lost",
+                  "install it (Debian: apt-get install poppler-data; scripts/setup.sh does), "
+                  "then `kebab ingest --force-reingest` the affected PDFs");
+  }
+  return found;
 }
 
 Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const {
@@ -299,10 +306,8 @@ Result<CanonicalDocument> PdfExtractor::Extract(const ExtractInput& input) const
     block.block_id = BlockId(doc.doc_id, BlockKindName(block.kind), block.heading_path,
                              block.ordinal, block.span);
   }
-  std::string title = info.value("title", std::string());
-  title.erase(0, title.find_first_not_of(" \t\r\n"));
-  title.erase(title.find_last_not_of(" \t\r\n") + 1);
-  if (title.empty() && !doc.blocks.empty()) title = FirstLine(doc.blocks.front().text);
+  std::string title = CollapseWhitespace(info.value("title", std::string()));
+  if (title.empty() && !doc.blocks.empty()) title = TitleFromText(doc.blocks.front().text);
   doc.title = title.empty() ? FileStem(input.workspace_path) : Nfc(title);
   std::string sample;
   for (const Block& b : doc.blocks) {

@@ -109,6 +109,9 @@ Result<std::vector<uint32_t>> OcrPdfPages(const ExtractInput& input,
   }
 
   std::vector<uint32_t> filled;
+  // The page segmentation mode each filled page was read in, in the order of `filled`
+  // (the extractor's metadata ocr.pages).
+  json psm_used = json::array();
   for (auto& [page_no, result] : read) {
     const auto page = static_cast<uint32_t>(page_no);
     if (!result.ok()) {
@@ -126,7 +129,9 @@ Result<std::vector<uint32_t>> OcrPdfPages(const ExtractInput& input,
                               std::to_string(static_cast<int>(result->mean_confidence)) + ")");
     }
     filled.push_back(page);
+    psm_used.push_back(result->psm);
   }
+  if (!filled.empty()) doc->metadata.user["ocr_psm"] = std::move(psm_used);
   std::stable_sort(doc->blocks.begin(), doc->blocks.end(),
                    [](const Block& a, const Block& b) { return a.span.page < b.span.page; });
   for (size_t i = 0; i < doc->blocks.size(); ++i) doc->blocks[i].ordinal = static_cast<int>(i);

@@ -14,6 +14,7 @@ namespace kebab::parse {
 namespace {
 
 using internal::AppendPageBlocks;
+using internal::TitleFromText;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -77,6 +78,38 @@ TEST(PdfPageBlocksTest, APageWithoutUsableTextNeedsOcr) {
   EXPECT_EQ(doc.warnings, std::vector<std::string>{"page 7 has no usable text (needs OCR)"});
 }
 
+TEST(PdfTitleTest, ARunningHeadLosesItsPageNumberAndLayoutGap) {
+  // The first line of an OCR'd page of r-intro.pdf.
+  EXPECT_EQ(TitleFromText("Chapter 1: Introduction and preliminaries               5\n"
+                          "1.1 The R environment\n"),
+            "Chapter 1: Introduction and preliminaries");
+  EXPECT_EQ(TitleFromText("12\t  An Introduction to R\nmore"), "An Introduction to R");
+  EXPECT_EQ(TitleFromText("xii\n\nPreface   xii"), "Preface");
+  // A number that belongs to the title stays.
+  EXPECT_EQ(TitleFromText("Windows 10 setup\nnext"), "Windows 10 setup");
+  EXPECT_EQ(TitleFromText("Version 4.2.2\n"), "Version 4.2.2");
+  EXPECT_EQ(TitleFromText("MPICH User\u2019s Guide*\nVersion 4.0.2"), "MPICH User\u2019s Guide");
+}
+
+TEST(PdfTitleTest, ALineThatEndsMidPhraseGoesOn) {
+  // refman.pdf of r-doc-pdf opens with its title on two lines and no Title in its info.
+  EXPECT_EQ(TitleFromText("R: A Language and Environment for\nStatistical Computing\n"
+                          "Reference Index\nThe R Core Team"),
+            "R: A Language and Environment for Statistical Computing");
+  EXPECT_EQ(TitleFromText("Notes on\nR:\nA Programming Environment"),
+            "Notes on R: A Programming Environment");
+  EXPECT_EQ(TitleFromText("An Introduction to R\nNotes on R"), "An Introduction to R");
+}
+
+TEST(PdfTitleTest, ALongLineIsCutAtAWord) {
+  const std::string title = TitleFromText(
+      "A very long first line that goes on and on about many things well past the length of "
+      "any title\n");
+  EXPECT_EQ(title, "A very long first line that goes on and on about many things well past the");
+  EXPECT_EQ(TitleFromText("데이터베이스 입문   3\n"), "데이터베이스 입문");
+  EXPECT_EQ(TitleFromText("\n\n"), "");
+}
+
 TEST(PdfExtractorTest, TheRealWorkerReadsPagesTitleAndLanguage) {
   WorkerOverride worker(KEBAB_PDF_WORKER_PATH);
   const std::string bytes = ReadFile(std::string(KEBAB_TESTDATA_DIR) + "/parse/pdf/two-pages.pdf");
@@ -86,7 +119,7 @@ TEST(PdfExtractorTest, TheRealWorkerReadsPagesTitleAndLanguage) {
   ASSERT_TRUE(doc.ok()) << doc.status().ToString();
   EXPECT_EQ(doc->title, "Garden findings");
   EXPECT_EQ(doc->lang, "en");
-  EXPECT_EQ(doc->parser_version, "pdf-poppler-v2");
+  EXPECT_EQ(doc->parser_version, "pdf-poppler-v3");
   ASSERT_EQ(doc->blocks.size(), 2u);
   EXPECT_EQ(doc->blocks[0].span.page, 1u);
   EXPECT_NE(doc->blocks[0].text.find("zebrafinch"), std::string::npos);
@@ -144,6 +177,16 @@ TEST(PdfExtractorTest, DoctorsCheckFindsTheWorkerOrSaysHowToInstallIt) {
     ASSERT_FALSE(broken.ok());
     EXPECT_NE(broken.status().message().find("exit 3: oops"), std::string::npos)
         << broken.status().message();
+  }
+  {
+    // A poppler without poppler-data loses CJK text: doctor says which package brings it.
+    WorkerOverride worker(
+        Script("no-cmaps", R"(echo '{"kind":"version","poppler":"22.12.0","cjk_cmaps":false}')"));
+    Result<std::string> no_data = pdf->Check();
+    ASSERT_FALSE(no_data.ok());
+    EXPECT_NE(no_data.status().message().find("lacks poppler-data"), std::string::npos)
+        << no_data.status().message();
+    EXPECT_NE(no_data.status().hint().find("apt-get install poppler-data"), std::string::npos);
   }
   // Markdown needs nothing outside the process.
   Result<std::string> markdown = ExtractorFor(MediaKind::kMarkdown)->Check();

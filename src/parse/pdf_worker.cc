@@ -6,7 +6,9 @@
 //   {"kind":"page","page":N,"text":S}           one per page, in order, text in reading order
 //   {"kind":"end"}
 // or, for a file it cannot read, {"kind":"error","code":"encrypted"|"damaged","message":S}
-// and exit status 1. `kebab-pdf --version` writes {"kind":"version","poppler":S} (doctor).
+// and exit status 1. `kebab-pdf --version` writes {"kind":"version","poppler":S,"cjk_cmaps":B}
+// (doctor;
+//   cjk_cmaps: poppler-data is there).
 //
 // `kebab-pdf --render DIR --dpi D --pages 2,4,6` renders those pages instead, for OCR: each
 // as an 8-bit grey PGM in DIR, announced once written as
@@ -21,10 +23,12 @@
 //
 // Text comes from poppler-cpp. The outline comes from poppler's core (the private headers of
 // the same library): poppler-cpp's toc has titles but not the pages they point to.
+#include <GlobalParams.h>
 #include <Link.h>
 #include <Outline.h>
 #include <PDFDoc.h>
 #include <Stream.h>
+#include <goo/GooString.h>
 #include <poppler-document.h>
 #include <poppler-global.h>
 #include <poppler-image.h>
@@ -174,12 +178,27 @@ int Render(poppler::document& doc, const std::string& dir, int dpi, const std::s
   std::_Exit(std::cout ? 0 : 1);
 }
 
+// Whether poppler finds the predefined CMaps of Chinese, Japanese and Korean fonts (Debian's
+// poppler-data, which libpoppler only recommends): without them it drops the text set in such
+// fonts, saying no more than "Missing language pack" on stderr.
+bool HasCjkCMaps() {
+  if (!globalParams) globalParams = std::make_unique<GlobalParams>();
+  const GooString collection("Adobe-Korea1");
+  const GooString name("UniKS-UCS2-H");
+  FILE* file = globalParams->findCMapFile(&collection, &name);
+  if (file == nullptr) return false;
+  std::fclose(file);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
   if (argc > 1 && std::string(argv[1]) == "--version") {
-    Emit({{"kind", "version"}, {"poppler", poppler::version_string()}});
+    Emit({{"kind", "version"},
+          {"poppler", poppler::version_string()},
+          {"cjk_cmaps", HasCjkCMaps()}});
     return 0;
   }
   poppler::set_debug_error_function(KeepError, nullptr);

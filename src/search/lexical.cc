@@ -23,6 +23,7 @@ Result<SearchResponse> LexicalSearch(store::Store& store, const SearchRequest& r
 
   store::LexicalQuery lq;
   lq.match = match;
+  lq.phrase_words = plan.phrase_words;
   lq.filters = request.filters;
   lq.limit = request.k + 1;  // one extra row tells whether another page exists
   lq.offset = static_cast<int>(offset);

@@ -195,6 +195,7 @@ Result<MatchPlan> PlanMatch(std::string_view query) {
     }
     plan.phrase = Quote(phrase);
     plan.expression = plan.phrase;
+    plan.phrase_words.push_back(-1);
   }
   // In a short query the last word may still be being typed (`kube`): it also matches as a
   // prefix. Not in questions: there it counts the last word twice (Cranfield without stemming
@@ -203,10 +204,11 @@ Result<MatchPlan> PlanMatch(std::string_view query) {
     plan.words.back().terms.push_back(Quote(last_run) + " *");
     plan.words.back().notes.push_back("last word also as a prefix");
   }
-  for (const QueryWordPlan& w : plan.words) {
-    for (const std::string& t : w.terms) {
+  for (size_t i = 0; i < plan.words.size(); ++i) {
+    for (const std::string& t : plan.words[i].terms) {
       if (!plan.expression.empty()) plan.expression += " OR ";
       plan.expression += t;
+      plan.phrase_words.push_back(static_cast<int>(i));
     }
   }
   return plan;

@@ -35,6 +35,10 @@ struct MatchPlan {
   std::string phrase;  // the whole-query phrase term; empty for a one-term query or raw syntax
   std::vector<QueryWordPlan> words;
   int words_left_out = 0;  // words past the 256th, not searched
+  // For each phrase of `expression` in order, the index in `words` of the word it stands for,
+  // or -1 (the whole-query phrase); the store ranks words that stand near each other higher.
+  // Empty for raw syntax.
+  std::vector<int> phrase_words;
 };
 
 struct SearchRequest {

@@ -40,7 +40,10 @@ Result<SearchResponse> SemanticSearch(store::Store& store, const SearchRequest& 
   StageTimer timer;
   std::vector<ChannelHit> lexical_channel;
   if (hybrid) {
-    store::LexicalQuery lq{.match = match, .filters = request.filters, .limit = depth};
+    store::LexicalQuery lq{.match = match,
+                           .phrase_words = plan.phrase_words,
+                           .filters = request.filters,
+                           .limit = depth};
     KEBAB_ASSIGN_OR_RETURN(std::vector<store::LexicalRank> ranked, store.LexicalRanking(lq));
     for (auto& r : ranked)
       lexical_channel.push_back({r.chunk_rowid, std::move(r.chunk_id), r.bm25});

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "core/unicode.h"
+
 namespace kebab::search {
 namespace {
 
@@ -9,23 +11,6 @@ constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // …
 
 bool IsContinuation(unsigned char c) {
   return (c & 0xC0) == 0x80;
-}
-
-// Splits `s` into code points (as byte ranges) after collapsing whitespace.
-std::string CollapseWhitespace(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-      space = true;
-      continue;
-    }
-    if (space && !out.empty()) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
 }
 
 }  // namespace

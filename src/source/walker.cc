@@ -242,6 +242,7 @@ Status Walker::Run(const std::string& root) {
       case Visit::kUnreadable:
         result_.warnings.push_back("cannot read directory " + dir.abs + ": " + error_);
         result_.skipped.Add(kSkipUnreadable, dir.ws);
+        result_.unreadable_dirs.push_back(dir.ws);
         break;
     }
   }

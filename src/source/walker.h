@@ -66,6 +66,9 @@ struct WalkResult {
   std::vector<FoundFile> files;  // sorted by workspace_path
   SkipTally skipped;
   std::vector<std::string> warnings;  // e.g. unreadable directories
+  // Workspace paths of the directories that could not be listed: their files are unknown,
+  // not gone.
+  std::vector<std::string> unreadable_dirs;
 };
 
 // Walks `options.root`, returning the files of `options.media`. Fails only when the root itself is

@@ -449,6 +449,7 @@ TEST_F(WalkerTest, UnreadableDirectoryWarnsAndContinues) {
   EXPECT_THAT(Paths(r), ElementsAre("open.md"));
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_THAT(r.warnings[0], HasSubstr("cannot read directory " + root_ + "/locked"));
+  EXPECT_THAT(r.unreadable_dirs, ElementsAre("locked"));  // so ingest keeps its documents
 }
 
 TEST_F(WalkerTest, UnreadableFileIsCounted) {

@@ -9,10 +9,20 @@
 namespace kebab::store {
 namespace {
 
-// The heading path counts as much as the body text in BM25. (At half weight, Cranfield's
-// titles, which are headings here, counted for less: nDCG@10 0.003 lower on its questions and
-// on paragraph-length rewrites of them, bench/eval_bench.py.)
-constexpr const char* kBm25 = "bm25(chunks_fts, 1.0, 1.0)";
+// BM25 with the heading path counting as much as the body text, plus proximity
+// (internal/rank.h). (At half weight, Cranfield's titles, which are headings here, counted for
+// less: nDCG@10 0.003 lower on its questions and on paragraph-length rewrites of them,
+// bench/eval_bench.py.) ?2 is the phrases' words.
+constexpr const char* kRank = "kebab_rank(chunks_fts, ?2)";
+
+std::string PhraseWords(const std::vector<int>& words) {
+  std::string out;
+  for (int w : words) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(w);
+  }
+  return out;
+}
 
 // FTS5 reports bad MATCH syntax ("fts5: syntax error near …", "no such column: …") at step
 // time; that is the user's query, not a store failure.
@@ -45,10 +55,12 @@ Result<std::vector<LexicalRank>> Store::LexicalRanking(const LexicalQuery& query
   bool exact = false;
   if (query.filters.empty()) {
     constexpr size_t kTieMargin = 32;
-    Statement top(db_, std::string("SELECT rowid, -") + kBm25 +
+    Statement top(db_, std::string("SELECT rowid, ") + kRank +
                            " AS score FROM chunks_fts WHERE chunks_fts MATCH ?1 ORDER BY score "
-                           "DESC LIMIT ?2");
-    top.Bind(1, query.match).Bind(2, static_cast<int64_t>(page_end + kTieMargin));
+                           "DESC LIMIT ?3");
+    top.Bind(1, query.match)
+        .Bind(2, PhraseWords(query.phrase_words))
+        .Bind(3, static_cast<int64_t>(page_end + kTieMargin));
     while (top.Step(&st)) ranked.push_back({top.ColumnInt(0), {}, top.ColumnDouble(1)});
     if (!st.ok()) return MapMatchError(st);
     exact = ranked.size() < page_end + kTieMargin ||
@@ -75,11 +87,11 @@ Result<std::vector<LexicalRank>> Store::LexicalRanking(const LexicalQuery& query
     }
     return page;
   }
-  Binder binder(/*first_index=*/2);  // ?1 is the MATCH expression
+  Binder binder(/*first_index=*/3);  // ?1 is the MATCH expression, ?2 its phrases' words
   std::string filters = FilterSql(query.filters, binder);
   std::string limit = binder.Param(std::to_string(query.limit));
   std::string offset = binder.Param(std::to_string(query.offset));
-  std::string sql = std::string("SELECT c.chunk_rowid, c.chunk_id, -") + kBm25 +
+  std::string sql = std::string("SELECT c.chunk_rowid, c.chunk_id, ") + kRank +
                     " AS score FROM chunks_fts JOIN chunks c ON c.chunk_rowid = "
                     "chunks_fts.rowid JOIN documents d ON d.doc_id = c.doc_id "
                     "WHERE chunks_fts MATCH ?1" +
@@ -87,7 +99,7 @@ Result<std::vector<LexicalRank>> Store::LexicalRanking(const LexicalQuery& query
                     " AS INTEGER) OFFSET CAST(" + offset + " AS INTEGER)";
   Statement q(db_, sql);
   KEBAB_RETURN_IF_ERROR(q.prepare_status());
-  q.Bind(1, query.match);
+  q.Bind(1, query.match).Bind(2, PhraseWords(query.phrase_words));
   for (size_t i = 0; i < binder.values().size(); ++i) {
     q.Bind(binder.first_index() + static_cast<int>(i), binder.values()[i]);
   }

@@ -61,6 +61,7 @@ DocSummary ReadSummary(const Statement& q, int base) {
   Metadata m = Metadata::FromJson(ParseJson(q.ColumnView(base + 14)));
   s.tags = std::move(m.tags);
   s.aliases = std::move(m.aliases);
+  s.code_lang = std::move(m.code_lang);
   return s;
 }
 

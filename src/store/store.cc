@@ -9,6 +9,7 @@
 
 #include "core/time.h"
 #include "store/checkpointer.h"
+#include "store/internal/rank.h"
 #include "store/migrations.h"
 #include "store/path_glob.h"
 #include "store/sqlite_util.h"
@@ -89,6 +90,7 @@ Status Store::Configure(const StoreOptions& options) {
                                "PRAGMA synchronous = NORMAL;"));
   }
   KEBAB_RETURN_IF_ERROR(RegisterPathGlobFunction(db_));
+  KEBAB_RETURN_IF_ERROR(internal::RegisterRankFunction(db_));
   KEBAB_RETURN_IF_ERROR(RegisterTextHashFunction(db_));
   KEBAB_ASSIGN_OR_RETURN(int version, CurrentSchemaVersion(db_));
   if (options.readonly) {

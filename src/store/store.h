@@ -92,6 +92,9 @@ struct DocSummary {
   std::string created_at, updated_at, ingested_at;
   std::string parser_version, chunker_version;
   std::string source_uri;  // absolute path the document was read from
+  // A source file's programming language (Metadata::code_lang: "rust", "cpp", ...); `lang` stays
+  // its natural language, `und` for code.
+  std::optional<std::string> code_lang;
 };
 
 struct DocListFilter {
@@ -119,6 +122,9 @@ struct StoredChunk {
 
 struct LexicalQuery {
   std::string match;  // an FTS5 MATCH expression (built by the search module)
+  // The query word each phrase of `match` stands for (-1: none), for the proximity part of
+  // the ranking; empty ranks by BM25 alone.
+  std::vector<int> phrase_words;
   SearchFilters filters;
   int limit = 10;
   int offset = 0;
@@ -128,13 +134,13 @@ struct LexicalQuery {
 struct LexicalRank {
   int64_t chunk_rowid = 0;
   std::string chunk_id;
-  double bm25 = 0;  // BM25 as a positive number (higher = better)
+  double bm25 = 0;  // BM25 with proximity (store/internal/rank.h), higher = better
 };
 
 struct LexicalRow {
   int64_t chunk_rowid = 0;
   StoredChunk chunk;
-  double bm25 = 0;  // BM25 as a positive number (higher = better)
+  double bm25 = 0;  // BM25 with proximity (store/internal/rank.h), higher = better
   std::string lang, source_type, trust_level;
   std::optional<std::string> repo, code_lang;  // the document's Metadata fields, when set
 };

@@ -90,19 +90,6 @@ void DestroyRegistration(void* registration) {
   delete static_cast<std::string*>(registration);
 }
 
-fts5_api* GetFts5Api(sqlite3* db) {
-  fts5_api* api = nullptr;
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &stmt, nullptr) != SQLITE_OK) {
-    sqlite3_finalize(stmt);
-    return nullptr;
-  }
-  sqlite3_bind_pointer(stmt, 1, &api, "fts5_api_ptr", nullptr);
-  sqlite3_step(stmt);
-  sqlite3_finalize(stmt);
-  return api;
-}
-
 std::string KnownStemmersHint() {
   std::string hint = "use \"none\" or one of:";
   for (const std::string& name : Analyzer::StemmerNames()) {
@@ -118,7 +105,7 @@ Status RegisterKebabTokenizer(sqlite3* db, const std::string& stemmer) {
   if (!Analyzer::IsKnownStemmer(stemmer)) {
     return ConfigInvalid("unknown Snowball stemmer \"" + stemmer + "\"", KnownStemmersHint());
   }
-  fts5_api* api = GetFts5Api(db);
+  fts5_api* api = Fts5Api(db);
   if (api == nullptr || api->iVersion < 2) {
     return GenericError("SQLite was built without FTS5: " + std::string(sqlite3_errmsg(db)));
   }
@@ -133,6 +120,19 @@ Status RegisterKebabTokenizer(sqlite3* db, const std::string& stemmer) {
   // FTS5 now owns the registration and frees it through DestroyRegistration.
   registration.release();
   return Status::OK();
+}
+
+fts5_api* Fts5Api(sqlite3* db) {
+  fts5_api* api = nullptr;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &stmt, nullptr) != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    return nullptr;
+  }
+  sqlite3_bind_pointer(stmt, 1, &api, "fts5_api_ptr", nullptr);
+  sqlite3_step(stmt);
+  sqlite3_finalize(stmt);
+  return api;
 }
 
 }  // namespace kebab::text

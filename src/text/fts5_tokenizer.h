@@ -15,4 +15,8 @@ namespace kebab::text {
 // statement touches an FTS5 table that uses it.
 Status RegisterKebabTokenizer(sqlite3* db, const std::string& stemmer);
 
+// The FTS5 API of `db`'s SQLite, or null when it was built without FTS5 (the store registers
+// its ranking function through it too).
+fts5_api* Fts5Api(sqlite3* db);
+
 }  // namespace kebab::text

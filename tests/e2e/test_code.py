@@ -7,7 +7,7 @@ definition is cut into parts, its head (signature and docstring) first."""
 import json
 import unittest
 
-from kebab_e2e import KebabTestCase
+from kebab_e2e import EXIT_OK, KebabTestCase
 
 RETRY_RS = """use std::time::Duration;
 
@@ -278,6 +278,63 @@ class CodeLanguagesTest(KebabTestCase):
             for definition in ("app.settings.parse_config", "web/load.parseConfig",
                                "config.ParseConfig"):
                 self.assertLess(got.index(definition), caller, (query, got))
+
+
+MACROS_C = """#include "db.h"
+
+/* The library's version. */
+SQLITE_API const char *db_libversion(void) { return DB_VERSION; }
+
+static SQLITE_NOINLINE int db_open_file(const char * RESTRICT path) {
+  KEBAB_ASSIGN_OR_RETURN(int fd, open_file(path));
+  return fd;
+}
+"""
+
+BROKEN_CC = """int fine() { KEBAB_RETURN_IF_ERROR(Check()); return 1; }
+
+int broken() { return (1; }
+"""
+
+
+class CodeMacrosTest(KebabTestCase):
+    """C and C++ macros the grammars cannot expand cost neither a warning nor a symbol; a real
+    syntax error still warns, once a file. A code document is listed by its language."""
+
+    def setUp(self):
+        super().setUp()
+        self.sb.write_config('[models.embedding]\nprovider = "none"\n')
+        self.sb.write("lib/db.c", MACROS_C)
+        self.sb.write("src/broken.cc", BROKEN_CC)
+        self.sb.write("notes/db.md", "# Database\n\nThe library opens one file per database.\n")
+        _, report = self.ingest()
+        self.assertEqual((report["new"], report["errors"]), (3, 0), report)
+        self.items = {i["doc_path"]: i for i in report["items"]}
+
+    def test_macros_are_no_syntax_errors_and_a_real_one_warns(self):
+        self.assertEqual(self.items["lib/db.c"]["warnings"], [])
+        self.assertEqual(self.items["src/broken.cc"]["warnings"],
+                         ["syntax error in broken (lines 3-3); indexed as written"])
+        c = self.search("db_open_file", "--media", "code")["hits"][0]["citation"]
+        self.assertEqual((c["symbol"], c["line_start"], c["line_end"], c["lang"]),
+                         ("db_open_file", 6, 9, "c"))
+        c = self.search("library version", "--media", "code")["hits"][0]["citation"]
+        self.assertEqual((c["symbol"], c["line_start"], c["line_end"]), ("db_libversion", 3, 4))
+
+    def test_code_documents_are_listed_by_their_language(self):
+        docs = {d["doc_path"]: d for d in self.list_docs()}
+        self.assertEqual((docs["lib/db.c"]["lang"], docs["lib/db.c"]["code_lang"]), ("und", "c"))
+        self.assertEqual(docs["src/broken.cc"]["code_lang"], "cpp")
+        self.assertNotIn("code_lang", docs["notes/db.md"])
+        human = self.sb.run("list", "docs")
+        self.assertExit(human, EXIT_OK)
+        lines = {l.split()[1]: l for l in human.stdout.splitlines() if l.strip()}
+        self.assertIn("[c, ", lines["lib/db.c"])
+        self.assertIn("[cpp, ", lines["src/broken.cc"])
+        self.assertIn(f"[{docs['notes/db.md']['lang']}, ", lines["notes/db.md"])
+        doc = self.kjson("inspect", "doc", docs["lib/db.c"]["doc_id"],
+                         schema="document_inspection")
+        self.assertEqual((doc["lang"], doc["metadata"]["code_lang"]), ("und", "c"))
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ class GeneratedScanTest(KebabTestCase):
         self.assertEqual(items["photos/board.png"]["ocr_pages"], 1)
         self.assertEqual(items["scans/letter.pdf"]["warnings"], [])
         self.assertTrue(items["scans/letter.pdf"]["parser_version"].startswith(
-            "pdf-poppler-v2+ocr(tesseract 5"), items["scans/letter.pdf"])
+            "pdf-poppler-v3+ocr(tesseract 5"), items["scans/letter.pdf"])
         self.assertEqual(items["photos/board.png"]["chunker_version"], "image-region-v1")
         finished = [e for e in self.ocr_events(events) if e["kind"] == "pdf_ocr_finished"]
         self.assertEqual(sorted((e["path"], e["page"]) for e in finished),

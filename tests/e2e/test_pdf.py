@@ -3,6 +3,7 @@
 themselves (tests/tools/make_pdf.py) and on real ones from ../shared/data/pdf/text (skipped
 with a message when ../shared is absent); hits cite `file.pdf#p=N` and what they cite is on
 that page."""
+import json
 import os
 import random
 import re
@@ -13,7 +14,7 @@ import unittest
 from kebab_e2e import REPO, KebabTestCase
 
 sys.path.insert(0, os.path.join(REPO, "tests", "tools"))
-from make_pdf import make_pdf  # noqa: E402
+from make_pdf import make_cjk_pdf, make_pdf  # noqa: E402
 
 SHARED_PDF = os.path.join(REPO, "..", "shared", "data", "pdf", "text")
 
@@ -37,7 +38,7 @@ class GeneratedPdfTest(KebabTestCase):
         [item] = [i for i in full["items"] if i["doc_path"] == "papers/gen.pdf"]
         self.assertEqual(item["warnings"], ["page 3 has no usable text (needs OCR)"])
         # With OCR on (the default), the version names its engine and settings too.
-        self.assertTrue(item["parser_version"].startswith("pdf-poppler-v2+ocr(tesseract "),
+        self.assertTrue(item["parser_version"].startswith("pdf-poppler-v3+ocr(tesseract "),
                         item["parser_version"])
         self.assertEqual(item["chunker_version"], "pdf-page-v1")
 
@@ -166,6 +167,27 @@ class GeneratedPdfTest(KebabTestCase):
         self.assertRegex(hit["citation"]["uri"], r"^_external/[0-9a-f]{12}\.pdf#p=1$")
 
 
+class CjkPdfTest(KebabTestCase):
+    """Text in a Korean font that is not embedded needs poppler-data's CMaps (scripts/setup.sh
+    installs it; libpoppler only recommends it)."""
+
+    def test_korean_text_in_a_predefined_cmap_font_is_found(self):
+        os.makedirs(self.sb.path("ko"))
+        make_cjk_pdf(self.sb.path("ko/cmap.pdf"), "데이터베이스 색인 우주선")
+        _, report = self.ingest()
+        self.assertEqual((report["new"], report["errors"]), (1, 0), report)
+        self.assertEqual(report["items"][0]["warnings"], [],
+                         "poppler read no text: is poppler-data installed?")
+        [hit] = self.search("우주선")["hits"]
+        self.assertEqual(hit["citation"]["uri"], "ko/cmap.pdf#p=1")
+        self.assertIn("우주선", hit["snippet"])
+        r = self.sb.run("--json", "doctor")
+        doctor = json.loads(r.stdout)
+        self.assertValid("doctor", doctor)
+        [pdf] = [c for c in doctor["checks"] if c["name"] == "reader_pdf"]
+        self.assertTrue(pdf["ok"], pdf)
+
+
 @unittest.skipUnless(os.path.isdir(SHARED_PDF),
                      f"{SHARED_PDF} is absent (the real PDFs live in ../shared/data/pdf)")
 class RealPdfTest(KebabTestCase):
@@ -205,6 +227,12 @@ class RealPdfTest(KebabTestCase):
         resp = self.search("specified", "--path-glob", "mpich-user.pdf", "--k", "3")
         self.assertTrue(resp["hits"])
         self.assertTrue(any("speci\ufb01ed" in h["snippet"] for h in resp["hits"]), resp["hits"])
+
+        # Titles read as written: r-intro.pdf has no Title in its info, and its first page
+        # opens with it.
+        titles = {d["doc_path"]: d["title"] for d in self.list_docs()}
+        self.assertEqual(titles["r-intro.pdf"], "An Introduction to R")
+        self.assertEqual(titles["mpich-user.pdf"], "MPICH User’s Guide")
 
         # Korean: the book's pages are cited too.
         resp = self.search("문서", "--k", "3")

@@ -2,7 +2,8 @@
 """Writes small, valid PDFs for the tests: pages of text lines in Helvetica, an Info dictionary,
 an outline (bookmarks), and nothing else (no fonts embedded, no compression), so what a test
 asserts about extraction is exactly what it wrote. Also importable: make_pdf(path, pages, info,
-outline).
+outline), and make_cjk_pdf(path, text): one line of Korean set in a CID font that is not
+embedded, which poppler reads only with poppler-data's CMaps.
 
 Usage: make_pdf.py OUT.pdf 'page one line 1|page one line 2' 'page two ...' [--title T]
                    [--outline JSON]
@@ -104,6 +105,42 @@ def make_pdf(path, pages, info=None, outline=None):
     out += b"trailer\n" + trailer + b" >>\nstartxref\n%d\n%%%%EOF\n" % xref
     with open(path, "wb") as f:
         f.write(out)
+
+
+def make_cjk_pdf(path, text):
+    """A one-page PDF whose `text` (Hangul and ASCII) is set in the non-embedded Korean CID font
+    HYSMyeongJo-Medium through the predefined CMap UniKS-UCS2-H (Adobe-Korea1): without
+    poppler-data, poppler says "Missing language pack" and drops the text."""
+    codes = "".join(f"{ord(c):04X}" for c in text)
+    content = f"BT /F1 24 Tf 72 700 Td <{codes}> Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+        b"<< /Type /Font /Subtype /Type0 /BaseFont /HYSMyeongJo-Medium "
+        b"/Encoding /UniKS-UCS2-H /DescendantFonts [6 0 R] >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        b"<< /Type /Font /Subtype /CIDFontType0 /BaseFont /HYSMyeongJo-Medium "
+        b"/CIDSystemInfo << /Registry (Adobe) /Ordering (Korea1) /Supplement 2 >> "
+        b"/FontDescriptor 7 0 R /DW 1000 >>",
+        b"<< /Type /FontDescriptor /FontName /HYSMyeongJo-Medium /Flags 6 "
+        b"/FontBBox [0 -148 1001 880] /ItalicAngle 0 /Ascent 880 /Descent -120 "
+        b"/CapHeight 880 /StemV 60 >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)
+    with open(path, "wb") as f:
+        f.write(bytes(out))
 
 
 def main(argv):

@@ -25,6 +25,20 @@ uint64_t MaxFileBytes(const config::Config& config, MediaKind media);
 bool ShouldPurge(const std::string& workspace_path, const std::string& abs_path,
                  const config::Config& config);
 
+// Whether the deleted-file sweep may purge `gone` documents of the `stored` ones indexed from
+// the walked root, given the `walked` files the walk returned there. A root that now holds no
+// file kebab reads, or a sweep past `max_share` of the documents (and more than
+// kMinGuardedPurge), looks like an unmounted drive or a moved folder, not a deletion: it waits
+// for `confirmed` (`kebab ingest --purge`).
+enum class PurgeVerdict { kPurge, kRootEmpty, kTooMany };
+inline constexpr int64_t kMinGuardedPurge = 10;  // fewer deletions are a normal edit session
+PurgeVerdict DecidePurge(int64_t stored, int64_t gone, int64_t walked, bool confirmed,
+                         double max_share);
+
+// Whether `workspace_path` lies in one of `dirs` (workspace paths of directories the walk could
+// not read: what is there is unknown, so it is not gone).
+bool UnderAnyDir(const std::string& workspace_path, const std::vector<std::string>& dirs);
+
 // Holds an exclusive advisory lock on {data_dir}/ingest.lock for the lifetime of a run, so
 // two ingests never race on the same index.
 class IngestLock {

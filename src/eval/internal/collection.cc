@@ -73,22 +73,6 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-std::string CollapseWhitespace(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  bool pending_space = false;
-  for (char c : Trim(s)) {
-    if (IsAsciiSpace(c)) {
-      pending_space = true;
-      continue;
-    }
-    if (pending_space) out += ' ';
-    pending_space = false;
-    out += c;
-  }
-  return out;
-}
-
 bool ParseInt(std::string_view s, int* value) {
   if (s.size() > 1 && s[0] == '+' && s[1] != '-') s.remove_prefix(1);
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *value);

@@ -79,9 +79,6 @@ class LineReader {
 };
 
 std::string_view Trim(std::string_view s);
-// Trimmed, every run of whitespace (newlines included) one space: titles and queries are one
-// line.
-std::string CollapseWhitespace(std::string_view s);
 // `s` as a whole decimal integer with an optional sign.
 bool ParseInt(std::string_view s, int* value);
 

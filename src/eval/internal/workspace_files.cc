@@ -2,6 +2,7 @@
 
 #include "core/files.h"
 #include "core/hash.h"
+#include "core/unicode.h"
 #include "eval/internal/collection.h"
 
 namespace kebab::eval::internal {

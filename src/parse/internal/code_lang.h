@@ -7,6 +7,7 @@
 #include <tree_sitter/api.h>
 
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,11 @@
 #include "parse/internal/code_units.h"
 
 namespace kebab::parse::internal {
+
+using TreePtr = std::unique_ptr<TSTree, void (*)(TSTree*)>;
+
+// `source` parsed by `parser` as it is; null when the parser gives up.
+TreePtr ParseSource(TSParser* parser, std::string_view source);
 
 // What a node is as a unit. `node` is the definition itself, which may sit inside the child
 // of the container that was walked (a decorator, an export or a template wrapper): the unit's
@@ -31,6 +37,9 @@ class LanguageSpec {
   virtual ~LanguageSpec() = default;
 
   virtual const TSLanguage* Grammar() const = 0;
+  // The tree of `source` from `parser`, which has Grammar(); its offsets and rows are
+  // `source`'s. Null when the parser gives up. Default: ParseSource.
+  virtual TreePtr Parse(TSParser* parser, std::string_view source) const;
   // Between a symbol's parts: "::" or ".".
   virtual std::string_view Separator() const = 0;
   // The symbol prefix of the file's units ("" for none). `root` is the file's tree.

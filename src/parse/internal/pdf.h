@@ -13,8 +13,8 @@
 
 namespace kebab::parse::internal {
 
-// v2: blocks take their heading_path from the outline.
-inline constexpr char kPdfParserVersion[] = "pdf-poppler-v2";
+// v2: blocks take their heading_path from the outline. v3: titles cleaned (TitleFromText).
+inline constexpr char kPdfParserVersion[] = "pdf-poppler-v3";
 
 // The worker: $KEBAB_PDF_WORKER, else kebab-pdf beside the running executable.
 std::string PdfWorkerPath();
@@ -28,13 +28,19 @@ class PdfExtractor final : public Extractor {
   // With OCR: "+ocr(ENGINE|LANGS|psmN|mpN|dpiN[|always])".
   std::string VersionFor(const ExtractServices& services) const override;
   Result<CanonicalDocument> Extract(const ExtractInput& input) const override;
-  // Runs the worker's --version: "kebab-pdf at PATH (poppler X)".
+  // Runs the worker's --version: "kebab-pdf at PATH (poppler X)"; io_error when the worker
+  // cannot run or its poppler lacks poppler-data (CJK text would be lost).
   Result<std::string> Check() const override;
 };
 
 // One page's text as paragraph blocks (without ids), appended to `doc`; false for a page with
 // no usable text (named in the document's warnings as needing OCR). Exposed for tests.
 bool AppendPageBlocks(uint32_t page, std::string_view text, CanonicalDocument* doc);
+
+// A title read from the opening lines of `text` (the first page's text): page numbers standing
+// apart from the words (a running head's) dropped, a line that ends mid-phrase joined with the
+// next, whitespace collapsed, at most 80 code points cut at a word.
+std::string TitleFromText(std::string_view text);
 
 // The warning naming a page without usable text.
 std::string NeedsOcrWarning(uint32_t page);
