@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Writes the non-Markdown files of samples/kb, so that the demo (scripts/demo.sh) shows every
-kind of citation kebab makes: a text PDF (page), a scanned page and a photo (region), a
-recording (time) and source code (symbol and lines). Everything here is made from text written
-for kebab, so it may be redistributed with it (the same terms as the repository).
+"""Writes the PDF, scan, photo and recording of samples/kb, so that the demo (scripts/demo.sh)
+shows every kind of citation kebab makes: a page, a region of a scan and of a photo, a time
+(code/upload.py, the source code sample, is written by hand). Everything here is made from text
+written for kebab, so it may be redistributed with it (the same terms as the repository).
 
 The outputs are committed; run this again only to change them. It needs what the maintainers
 have, not what a user needs: Python 3, poppler-utils (pdftoppm), ImageMagick (convert) with
@@ -17,7 +17,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 KB = os.path.join(HERE, "kb")
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "tools"))
-from make_pdf import make_pdf  # noqa: E402
+from make_pdf import make_pdf, write_pdf  # noqa: E402
 
 PRIMER = [
     ["A primer on full-text search",
@@ -55,29 +55,6 @@ WHITEBOARD = "Sprint goals\n- migrate archive to WAL\n- search latency under 50 
 RECORDING = ("Good morning everyone. Today we move the archive database to the new server. "
              "Please finish your backups before noon.")
 
-CODE = '''"""Uploads with retries: a transient network error should not lose a file."""
-import random
-import time
-
-
-class UploadError(Exception):
-    """The server refused the upload for good."""
-
-
-def retry_upload(send, payload, attempts=5, base_delay=0.5):
-    """Send `payload`, retrying transient failures with exponential backoff and jitter.
-
-    Each failed attempt waits twice as long as the one before it, plus a random jitter so
-    that many clients do not retry in lockstep.
-    """
-    for attempt in range(attempts):
-        try:
-            return send(payload)
-        except ConnectionError:
-            if attempt == attempts - 1:
-                raise UploadError("gave up after %d attempts" % attempts)
-            time.sleep(base_delay * (2 ** attempt) + random.uniform(0, base_delay))
-'''
 
 
 def run(*argv):
@@ -109,23 +86,11 @@ def jpeg_pdf(jpeg_path, pdf_path, dpi):
         % (width, height, len(data), data),
         b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
     ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for n, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (n, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
-    with open(pdf_path, "wb") as f:
-        f.write(out)
+    write_pdf(pdf_path, objects, 1)
 
 
 def main():
-    for d in ("papers", "scans", "photos", "recordings", "code"):
+    for d in ("papers", "scans", "photos", "recordings"):
         os.makedirs(os.path.join(KB, d), exist_ok=True)
     make_pdf(os.path.join(KB, "papers", "search-primer.pdf"), PRIMER,
              {"Title": "A primer on full-text search", "Keywords": "search, bm25"},
@@ -162,8 +127,6 @@ def main():
         run("ffmpeg", "-y", "-loglevel", "error", "-i", wav, "-ac", "1", "-ar", "16000",
             "-c:a", "libvorbis", "-q:a", "2",
             os.path.join(KB, "recordings", "standup.ogg"))
-    with open(os.path.join(KB, "code", "upload.py"), "w") as f:
-        f.write(CODE)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,12 @@ def make_pdf(path, pages, info=None, outline=None):
                             for k, v in info.items())
         info_id = add(b"<< " + entries + b" >>")
 
+    write_pdf(path, objects, catalog, info_id)
+
+
+def write_pdf(path, objects, root, info=None):
+    """Writes `objects` (the bodies of objects 1..n) as a PDF file with a cross-reference table;
+    `root` is the catalog's object number, `info` the Info dictionary's (or None)."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for i, body in enumerate(objects, start=1):
@@ -99,9 +105,9 @@ def make_pdf(path, pages, info=None, outline=None):
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     for off in offsets:
         out += b"%010d 00000 n \n" % off
-    trailer = b"<< /Size %d /Root %d 0 R" % (len(objects) + 1, catalog)
-    if info_id:
-        trailer += b" /Info %d 0 R" % info_id
+    trailer = b"<< /Size %d /Root %d 0 R" % (len(objects) + 1, root)
+    if info:
+        trailer += b" /Info %d 0 R" % info
     out += b"trailer\n" + trailer + b" >>\nstartxref\n%d\n%%%%EOF\n" % xref
     with open(path, "wb") as f:
         f.write(out)
@@ -128,19 +134,7 @@ def make_cjk_pdf(path, text):
         b"/FontBBox [0 -148 1001 880] /ItalicAngle 0 /Ascent 880 /Descent -120 "
         b"/CapHeight 880 /StemV 60 >>",
     ]
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for i, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
-    with open(path, "wb") as f:
-        f.write(bytes(out))
+    write_pdf(path, objects, 1)
 
 
 def main(argv):
