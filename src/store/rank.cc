@@ -32,6 +32,10 @@ struct QueryStats {
   double avg_tokens = 1;          // tokens per row, all columns
   std::vector<double> group_idf;  // per group: its phrases' largest IDF
   double total_idf = 0;
+  // Scratch of one row, kept so that scoring every match does not allocate anew.
+  std::vector<double> freq;      // per phrase: its occurrences in the row
+  std::vector<WordHit> hits;     // the row's occurrences of query words
+  std::vector<double> word_idf;  // per group: the largest IDF among its occurrences
 };
 
 int CountRow(const Fts5ExtensionApi*, Fts5Context*, void* user) {
@@ -116,8 +120,10 @@ void RankFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
     sqlite3_result_error_code(ctx, rc);
     return;
   }
-  std::vector<double> freq(stats->idf.size(), 0.0);
-  std::vector<WordHit> hits;
+  std::vector<double>& freq = stats->freq;
+  freq.assign(stats->idf.size(), 0.0);
+  std::vector<WordHit>& hits = stats->hits;
+  hits.clear();
   for (int i = 0; i < instances; ++i) {
     int phrase = 0, column = 0, offset = 0;
     rc = api->xInst(fts, i, &phrase, &column, &offset);
@@ -144,7 +150,8 @@ void RankFunction(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
       const double cover = WindowCover(hits, stats->group_idf, kWindowTokens) / stats->total_idf;
       score += kWindowWeight * cover * cover * stats->total_idf;
     }
-    std::vector<double> word_idf(static_cast<size_t>(stats->groups), 0.0);
+    std::vector<double>& word_idf = stats->word_idf;
+    word_idf.assign(static_cast<size_t>(stats->groups), 0.0);
     for (const WordHit& h : hits) {
       word_idf[static_cast<size_t>(h.group)] =
           std::max(word_idf[static_cast<size_t>(h.group)], h.idf);
