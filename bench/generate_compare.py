@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """kebab's in-process generation beside llama.cpp's own llama-bench, same model and threads.
 
-Runs llama-bench (built into the llama.cpp cache by scripts/build-llama.sh) for prompt
+Runs llama-bench (built by scripts/build-llama.sh --tools from the same source) for prompt
 processing (-p N) and token generation after a prompt of that length (-n M -d N), then
 build/bench/kebab_generate_bench --json on the same GGUF, threads and sizes, interleaved for
 --rounds rounds so drifting load hits both alike. Prints both rates and kebab's share of
@@ -25,9 +25,10 @@ BUILD = os.path.join(REPO, "build")
 DEFAULT_MODEL = os.path.join(BUILD, "bench", "models", "qwen2.5-0.5b-shaped.gguf")
 
 
-def llama_prefix():
+def llama_tools_prefix():
+    """bin/ of llama.cpp's programs, made by scripts/build-llama.sh --tools for this build."""
     with open(os.path.join(BUILD, "CMakeCache.txt"), encoding="utf-8") as f:
-        m = re.search(r"^KEBAB_LLAMA_PREFIX:\w+=(.*)$", f.read(), re.M)
+        m = re.search(r"^KEBAB_LLAMA_TOOLS_PREFIX:\w+=(.*)$", f.read(), re.M)
     return m.group(1) if m else ""
 
 
@@ -68,9 +69,9 @@ def main():
     ap.add_argument("--llama-bench", help="default: bin/llama-bench of the build's llama.cpp")
     ap.add_argument("--json-out", metavar="PATH", help="also write the medians there as JSON")
     args = ap.parse_args()
-    llama = args.llama_bench or os.path.join(llama_prefix(), "bin", "llama-bench")
+    llama = args.llama_bench or os.path.join(llama_tools_prefix(), "bin", "llama-bench")
     kebab = os.path.join(BUILD, "bench", "kebab_generate_bench")
-    for path, how in ((llama, "scripts/setup.sh (scripts/build-llama.sh builds it)"),
+    for path, how in ((llama, "scripts/setup.sh --tests (scripts/build-llama.sh --tools builds it)"),
                       (kebab, "cmake --build build --target kebab_generate_bench"),
                       (args.model, "cmake --build build --target kebab_bench_models")):
         if not os.path.exists(path):

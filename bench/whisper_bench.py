@@ -7,8 +7,8 @@ Model: a generated random-weight model of whisper-base's shape (tests/tools/make
 `cmake --build build --target kebab_bench_models` writes build/bench/models/whisper-base-shaped.bin).
 No real weights exist on the test machines, so its words are random: the benchmark times, it does
 not score. How the two are made to do the same work:
-  - the same whisper.cpp (1.9.1, one build: scripts/build-llama.sh builds whisper-cli beside the
-    libwhisper.a kebab-audio links) and the same ggml;
+  - the same whisper.cpp (1.9.1, one build: scripts/build-llama.sh --tools builds whisper-cli in
+    the same pass as the libwhisper.a kebab-audio links) and the same ggml;
   - the same decoding: kebab's settings (greedy, best of 5, temperature fallback +0.2, flash
     attention, no GPU) are whisper-cli's defaults except its beam search, so whisper-cli runs
     with `-bs 1`; the same language (-l) and threads (-t);
@@ -51,18 +51,18 @@ CLI_LINE = re.compile(r"^\[(\d+):(\d+):(\d+\.\d+) --> (\d+):(\d+):(\d+\.\d+)\]\s
 
 
 def default_whisper_cli():
-    """whisper-cli of the llama.cpp + whisper.cpp prefix the build uses (CMakeCache), else the
-    newest in the deps cache."""
+    """whisper-cli of the llama.cpp tools prefix the build uses (CMakeCache), else the newest in
+    the deps cache."""
     cache = os.path.join(REPO, "build", "CMakeCache.txt")
     if os.path.exists(cache):
         for line in open(cache, encoding="utf-8"):
-            if line.startswith("KEBAB_LLAMA_PREFIX:"):
+            if line.startswith("KEBAB_LLAMA_TOOLS_PREFIX:"):
                 path = os.path.join(line.split("=", 1)[1].strip(), "bin", "whisper-cli")
                 if os.path.exists(path):
                     return path
     root = os.environ.get("KEBAB_DEPS_CACHE",
                           os.path.join(os.path.expanduser("~"), ".cache", "kebab-deps"))
-    found = sorted(glob.glob(os.path.join(root, "llama.cpp-*whisper.cpp-*", "bin", "whisper-cli")),
+    found = sorted(glob.glob(os.path.join(root, "llama-tools-*", "bin", "whisper-cli")),
                    key=os.path.getmtime)
     return found[-1] if found else None
 
@@ -155,7 +155,7 @@ def main():
         return
     cli = args.whisper_cli or default_whisper_cli()
     if not cli or not os.path.exists(cli):
-        sys.exit("whisper-cli not found: scripts/build-llama.sh builds it (or pass --whisper-cli)")
+        sys.exit("whisper-cli not found: scripts/build-llama.sh --tools builds it (or pass --whisper-cli)")
     if not os.path.exists(args.model):
         sys.exit(f"{args.model} is missing: cmake --build build --target kebab_bench_models")
     work = args.work or tempfile.mkdtemp(prefix="kebab-whisper-bench-")

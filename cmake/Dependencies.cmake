@@ -5,12 +5,13 @@ find_package(PkgConfig REQUIRED)
 
 # A dependency that `script` builds or fetches once into a cache outside the build tree and
 # whose directory it prints. scripts/setup.sh runs the script and passes the directory as
-# `var`; a plain configure, or a directory since removed, runs it here.
+# `var`; a plain configure, or a directory since removed, runs it here (with any further
+# arguments given after `doc`).
 function(kebab_cached_dependency var script doc)
   set(${var} "" CACHE PATH "${doc}")
   if(NOT ${var} OR NOT EXISTS "${${var}}/.complete")
     message(STATUS "Running ${script} (cached after the first time) ...")
-    execute_process(COMMAND "${CMAKE_SOURCE_DIR}/${script}"
+    execute_process(COMMAND "${CMAKE_SOURCE_DIR}/${script}" ${ARGN}
                     OUTPUT_VARIABLE _dir OUTPUT_STRIP_TRAILING_WHITESPACE
                     RESULT_VARIABLE _rc)
     if(NOT _rc EQUAL 0)

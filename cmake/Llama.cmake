@@ -19,8 +19,14 @@ target_link_libraries(kebab_llama INTERFACE "${KEBAB_LLAMA_PREFIX}/lib/libllama.
 add_library(kebab_whisper INTERFACE)
 target_link_libraries(kebab_whisper INTERFACE "${KEBAB_LLAMA_PREFIX}/lib/libwhisper.a" kebab_ggml)
 
-set(KEBAB_LLAMA_SERVER "${KEBAB_LLAMA_PREFIX}/bin/llama-server")
-set(KEBAB_WHISPER_CLI "${KEBAB_LLAMA_PREFIX}/bin/whisper-cli")
+# The projects' own programs (llama-server for the tests, llama-bench and whisper-cli for the
+# benchmarks) are a second cache entry, made only for a build with tests or benchmarks.
+if(KEBAB_BUILD_TESTS OR KEBAB_BUILD_BENCH)
+  kebab_cached_dependency(KEBAB_LLAMA_TOOLS_PREFIX scripts/build-llama.sh
+                          "llama-server, llama-bench, whisper-cli made by scripts/build-llama.sh --tools"
+                          --tools)
+  set(KEBAB_LLAMA_SERVER "${KEBAB_LLAMA_TOOLS_PREFIX}/bin/llama-server")
+endif()
 set(KEBAB_LLAMA_VOCAB_DIR "${KEBAB_LLAMA_PREFIX}/models")
 
 # The whisper.cpp version, which names the engine in transcript cache keys (parse/transcriber.cc)

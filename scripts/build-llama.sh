@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Builds llama.cpp and whisper.cpp once as static CPU libraries over one ggml (plus
-# llama-server for the tests, llama-bench and whisper-cli, the projects' own speed references
-# for bench/generate_bench.py and bench/whisper_bench.py) and caches the result outside the
-# repository, keyed by the source versions and the build options, so a fresh clone reuses it
-# and a version bump rebuilds it. scripts/ggml-stack/CMakeLists.txt makes the two one CMake
-# project in which whisper.cpp uses llama.cpp's ggml.
+# Builds llama.cpp and whisper.cpp once as static CPU libraries over one ggml and caches them
+# outside the repository, keyed by the source versions and the build options, so a fresh clone
+# reuses them and a version bump rebuilds them. scripts/ggml-stack/CMakeLists.txt makes the two
+# one CMake project in which whisper.cpp uses llama.cpp's ggml.
+#
+# The projects' own programs (llama-server for the tests; llama-bench and whisper-cli, the speed
+# references of bench/generate_compare.py and bench/whisper_bench.py) go into a second cache
+# entry, built only with --tools: kebab itself links the libraries alone, and llama-server is
+# most of the build's time. A --tools run on an empty cache builds both in one pass and caches
+# both.
 #
 # Sources, from npm (whose registry is reachable where GitHub is not): node-llama-cpp ships
 # llama.cpp as a git bundle (package/llama/gitRelease.bundle), nodejs-whisper ships whisper.cpp
@@ -12,7 +16,8 @@
 # scripts/llama-patches/*.patch are applied in name order (git apply) before building; their
 # contents are part of the cache key, so changing a patch rebuilds the cache.
 #
-# Usage: scripts/build-llama.sh            prints the install prefix on stdout
+# Usage: scripts/build-llama.sh            prints the library prefix (include/, lib/, models/)
+#        scripts/build-llama.sh --tools    prints the tools prefix (bin/)
 # Env:   KEBAB_DEPS_CACHE  cache root (see scripts/lib/deps-cache.sh)
 #        JOBS              parallel build jobs (default: nproc)
 #        KEBAB_LLAMA_NO_PATCHES=1  build without scripts/llama-patches (to compare against)
@@ -48,15 +53,29 @@ if [[ -d "$PATCH_DIR" && -z "${KEBAB_LLAMA_NO_PATCHES:-}" ]]; then
     < <(find "$PATCH_DIR" -maxdepth 1 -name '*.patch' -print0 | sort -z)
 fi
 
-# The tools the prefix holds are part of the key too: a prefix without one is rebuilt.
-TOOLS=(llama-server llama-bench whisper-cli)
+WANT_TOOLS=0
+case "${1:-}" in
+  --tools) WANT_TOOLS=1 ;;
+  "") ;;
+  *) echo "usage: scripts/build-llama.sh [--tools]" >&2; exit 2 ;;
+esac
+
 OPTIONS_KEY=$({
-  printf '%s\n' "${CMAKE_OPTIONS[@]}" "${TOOLS[@]}" "$NODEJS_WHISPER_VERSION"
+  printf '%s\n' "${CMAKE_OPTIONS[@]}" "$NODEJS_WHISPER_VERSION"
   cat "${PATCHES[@]}" "$STACK_DIR/CMakeLists.txt" </dev/null
 } | sha256sum | cut -c1-12)
-PREFIX="$DEPS_CACHE_ROOT/llama.cpp-$NODE_LLAMA_CPP_VERSION+whisper.cpp-$WHISPER_VERSION-$OPTIONS_KEY"
+VERSIONS="llama.cpp-$NODE_LLAMA_CPP_VERSION+whisper.cpp-$WHISPER_VERSION-$OPTIONS_KEY"
+LIB_PREFIX="$DEPS_CACHE_ROOT/$VERSIONS"
+# The tools a prefix holds are part of its key: a prefix without one is rebuilt.
+TOOLS=(llama-server llama-bench whisper-cli)
+TOOLS_KEY=$(printf '%s\n' "${TOOLS[@]}" | sha256sum | cut -c1-8)
+TOOLS_PREFIX="$DEPS_CACHE_ROOT/llama-tools-$VERSIONS-$TOOLS_KEY"
 
-deps_reuse "$PREFIX"
+if [[ "$WANT_TOOLS" = 1 ]]; then
+  deps_reuse "$TOOLS_PREFIX"
+else
+  deps_reuse "$LIB_PREFIX"
+fi
 log() { echo "build-llama: $*" >&2; }
 deps_require build-llama npm git cmake
 deps_workdir build
@@ -85,31 +104,51 @@ for patch in "${PATCHES[@]}"; do
   git -C "$WORK/src" apply "$patch" || { log "$patch does not apply to $LLAMA_COMMIT"; exit 1; }
 done
 
-log "building llama.cpp ${LLAMA_COMMIT:0:10} and whisper.cpp $WHISPER_VERSION (several minutes, once per version)"
+TARGETS=(llama whisper ggml)
+[[ "$WANT_TOOLS" = 1 ]] && TARGETS+=("${TOOLS[@]}")
+log "building llama.cpp ${LLAMA_COMMIT:0:10} and whisper.cpp $WHISPER_VERSION: ${TARGETS[*]}" \
+  "(minutes, once per version)"
 cmake -S "$STACK_DIR" -B "$WORK/build" -G Ninja "${CMAKE_OPTIONS[@]}" \
   -DLLAMA_SRC="$WORK/src" -DWHISPER_SRC="$WHISPER_SRC" >"$WORK/configure.log" 2>&1 ||
   { cat "$WORK/configure.log" >&2; exit 1; }
-cmake --build "$WORK/build" -j "${JOBS:-$(nproc)}" --target llama whisper ggml "${TOOLS[@]}" \
+cmake --build "$WORK/build" -j "${JOBS:-$(nproc)}" --target "${TARGETS[@]}" \
   >"$WORK/build.log" 2>&1 || { tail -50 "$WORK/build.log" >&2; exit 1; }
 
-STAGE="$WORK/prefix"
-mkdir -p "$STAGE/lib" "$STAGE/include" "$STAGE/bin" "$STAGE/models"
-find "$WORK/build" -name 'lib*.a' \( -name 'libllama.a' -o -name 'libwhisper.a' -o -name 'libggml*.a' \) \
-  -exec cp {} "$STAGE/lib/" \;
-for lib in libllama.a libwhisper.a libggml.a libggml-base.a libggml-cpu.a; do
-  [[ -f "$STAGE/lib/$lib" ]] || { log "the build made no $lib"; exit 1; }
-done
-cp "$WORK/src/include/llama.h" "$WHISPER_SRC/include/whisper.h" "$WORK/src/ggml/include/"*.h \
-  "$STAGE/include/"
-for tool in "${TOOLS[@]}"; do cp "$WORK/build/bin/$tool" "$STAGE/bin/"; done
-# Vocab-only GGUFs: the tests build tiny random-weight models of real architectures from them.
-cp "$WORK/src/models/ggml-vocab-"*.gguf "$STAGE/models/"
-cp "$WORK/src/LICENSE" "$STAGE/LICENSE.llama.cpp"
-cp "$WHISPER_SRC/LICENSE" "$STAGE/LICENSE.whisper.cpp"
-{
+VERSION_LINES=$({
   echo "node-llama-cpp@$NODE_LLAMA_CPP_VERSION llama.cpp@$LLAMA_COMMIT"
   echo "nodejs-whisper@$NODEJS_WHISPER_VERSION whisper.cpp@$WHISPER_VERSION"
   for patch in "${PATCHES[@]}"; do echo "patch $(basename "$patch")"; done
-} >"$STAGE/VERSION"
-log "caching in $PREFIX"
-deps_install "$STAGE" "$PREFIX"
+})
+
+# The libraries are staged whenever the cache lacks them, so a --tools run on an empty cache
+# also gives scripts/setup.sh the library prefix without a second build.
+if [[ ! -f "$LIB_PREFIX/.complete" ]]; then
+  STAGE="$WORK/prefix"
+  mkdir -p "$STAGE/lib" "$STAGE/include" "$STAGE/models"
+  find "$WORK/build" -name 'lib*.a' \( -name 'libllama.a' -o -name 'libwhisper.a' -o -name 'libggml*.a' \) \
+    -exec cp {} "$STAGE/lib/" \;
+  for lib in libllama.a libwhisper.a libggml.a libggml-base.a libggml-cpu.a; do
+    [[ -f "$STAGE/lib/$lib" ]] || { log "the build made no $lib"; exit 1; }
+  done
+  cp "$WORK/src/include/llama.h" "$WHISPER_SRC/include/whisper.h" "$WORK/src/ggml/include/"*.h \
+    "$STAGE/include/"
+  # Vocab-only GGUFs: the tests build tiny random-weight models of real architectures from them.
+  cp "$WORK/src/models/ggml-vocab-"*.gguf "$STAGE/models/"
+  cp "$WORK/src/LICENSE" "$STAGE/LICENSE.llama.cpp"
+  cp "$WHISPER_SRC/LICENSE" "$STAGE/LICENSE.whisper.cpp"
+  echo "$VERSION_LINES" >"$STAGE/VERSION"
+  log "caching the libraries in $LIB_PREFIX"
+  if [[ "$WANT_TOOLS" = 1 ]]; then
+    deps_install "$STAGE" "$LIB_PREFIX" >/dev/null
+  else
+    deps_install "$STAGE" "$LIB_PREFIX"
+    exit 0
+  fi
+fi
+
+TOOLS_STAGE="$WORK/tools"
+mkdir -p "$TOOLS_STAGE/bin"
+for tool in "${TOOLS[@]}"; do cp "$WORK/build/bin/$tool" "$TOOLS_STAGE/bin/"; done
+echo "$VERSION_LINES" >"$TOOLS_STAGE/VERSION"
+log "caching the tools in $TOOLS_PREFIX"
+deps_install "$TOOLS_STAGE" "$TOOLS_PREFIX"

@@ -59,11 +59,16 @@ fi
 # SQLite and llama.cpp are built once per version into a cache outside the repository; USearch,
 # cpp-httplib and the tree-sitter grammars likewise fetched once.
 SQLITE_PREFIX=$(scripts/build-sqlite.sh)
+OPTIONS=(-DKEBAB_BUILD_TESTS="$TESTS" -DKEBAB_BUILD_BENCH="$TESTS")
+# llama.cpp's own programs (llama-server, llama-bench, whisper-cli) only for the tests and
+# benchmarks; asked for first, so that an empty cache builds them and the libraries in one pass.
+if [ "$TESTS" = ON ]; then
+  OPTIONS+=("-DKEBAB_LLAMA_TOOLS_PREFIX=$(scripts/build-llama.sh --tools)")
+fi
 LLAMA_PREFIX=$(scripts/build-llama.sh)
 USEARCH_DIR=$(scripts/fetch-usearch.sh)
 HTTPLIB_DIR=$(scripts/fetch-httplib.sh)
 GRAMMARS_DIR=$(scripts/fetch-grammars.sh)
-OPTIONS=(-DKEBAB_BUILD_TESTS="$TESTS" -DKEBAB_BUILD_BENCH="$TESTS")
 # The official MCP SDK for the `kebab mcp` end-to-end tests (tests/mcp). Passed only when
 # fetched, so that a build without the tests keeps what an earlier setup gave the cache.
 if [ "$TESTS" = ON ]; then

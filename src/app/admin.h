@@ -45,6 +45,23 @@ struct InitReport {
 Result<InitReport> Init(const std::string& config_path, bool force, const config::Environment& env,
                         SessionOptions options = {});
 
+// What `kebab status` says (status.v1): whether a service (`kebab serve`) runs for the data dir,
+// and what it holds.
+struct ServiceStatus {
+  bool running = false;
+  long pid = 0;
+  std::string started_at, socket;
+  double uptime_s = 0;
+  uint64_t requests = 0;  // calls answered since it started
+  int in_flight = 0;      // calls running now
+  uint64_t rss_bytes = 0;
+  SessionResources loaded;
+};
+struct StatusReport {
+  std::string data_dir, config_path;
+  ServiceStatus service;
+};
+
 struct DoctorCheck {
   std::string name;
   bool ok = true;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/embed_stage.h"
+#include "app/internal/code_lang.h"
 #include "app/internal/session_state.h"
 #include "app/internal_store.h"
 #include "core/citation.h"
@@ -277,7 +278,26 @@ Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
                                                      const store::DocListFilter& filter) {
   const config::Config& config = session.config();
   KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(config));
-  return store->ListDocuments(filter);
+  store::DocListFilter f = filter;
+  for (std::string& name : f.code_langs) {
+    auto canonical = internal::CanonicalCodeLanguage(name);
+    if (!canonical) {
+      return InvalidInput("not a programming language name: '" + name + "'",
+                          "e.g. cpp, python, rust, typescript; `kebab schema` lists those indexed");
+    }
+    name = *canonical;
+  }
+  KEBAB_ASSIGN_OR_RETURN(auto docs, store->ListDocuments(f));
+  // A listing shows a code document's programming language where others show their natural
+  // one, so `--lang cpp` means what the listing shows when no document has natural language cpp.
+  if (docs.empty() && f.lang && f.code_langs.empty()) {
+    if (auto canonical = internal::CanonicalCodeLanguage(*f.lang)) {
+      f.lang.reset();
+      f.code_langs = {*canonical};
+      return store->ListDocuments(f);
+    }
+  }
+  return docs;
 }
 
 Result<store::StoredDocument> InspectDocument(Session& session, const std::string& doc_id) {

@@ -38,14 +38,27 @@ Result<SchemaInfo> Schema(Session& session) {
                        "eval_compare.v1",
                        "eval_import_report.v1",
                        "ocr_stats.v1",
-                       "ocr_failures.v1"};
-  info.capabilities = {
-      {"json_mode", true},          {"ingest_progress", true}, {"ingest_cancellation", true},
-      {"incremental_ingest", true}, {"lexical_search", true},  {"vector_search", true},
-      {"hybrid_search", true},      {"streaming_ask", true},   {"mcp_server", true},
-      {"single_file_ingest", true}, {"bulk_search", true},     {"search_cursor", true},
-      {"search_explain", true},     {"stemming", true},        {"ask", true},
-      {"multi_hop_ask", true},      {"citation_check", true},  {"eval", true}};
+                       "ocr_failures.v1",
+                       "status.v1"};
+  info.capabilities = {{"json_mode", true},
+                       {"ingest_progress", true},
+                       {"ingest_cancellation", true},
+                       {"incremental_ingest", true},
+                       {"lexical_search", true},
+                       {"vector_search", true},
+                       {"hybrid_search", true},
+                       {"streaming_ask", true},
+                       {"mcp_server", true},
+                       {"single_file_ingest", true},
+                       {"bulk_search", true},
+                       {"search_cursor", true},
+                       {"search_explain", true},
+                       {"stemming", true},
+                       {"ask", true},
+                       {"multi_hop_ask", true},
+                       {"citation_check", true},
+                       {"eval", true},
+                       {"service", true}};
   // schema.v1 names one parser and chunker: Markdown's, the medium every workspace has.
   info.parser_version = std::string(parse::ExtractorFor(MediaKind::kMarkdown)->version());
   info.chunker_version = std::string(chunk::ChunkerFor(MediaKind::kMarkdown)->version());

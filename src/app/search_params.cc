@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "app/internal/code_lang.h"
 #include "app/queries.h"
 #include "app/wire.h"
 #include "core/time.h"
@@ -35,28 +36,6 @@ Status ParseList(const std::vector<std::string>& values, const char* field, Pars
   return Status::OK();
 }
 
-// The language name code documents carry (parse's, lowercase) for what a user types: the
-// name itself in any case, or a common short form. Anything else passes through lowercased,
-// since plain-text sources are named by their extension's language.
-std::optional<std::string> CanonicalCodeLanguage(std::string_view name) {
-  std::string lower(name);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
-      {"rs", "rust"},        {"py", "python"}, {"ts", "typescript"},     {"js", "javascript"},
-      {"jsx", "javascript"}, {"golang", "go"}, {"kt", "kotlin"},         {"c++", "cpp"},
-      {"cxx", "cpp"},        {"cc", "cpp"},    {"sh", "shell"},          {"bash", "shell"},
-      {"zsh", "shell"},      {"yml", "yaml"},  {"docker", "dockerfile"}, {"makefile", "make"},
-  };
-  for (const auto& [alias, canonical] : kAliases) {
-    if (lower == alias) return std::string(canonical);
-  }
-  const bool plain =
-      !lower.empty() &&
-      lower.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789+#-_") == std::string::npos;
-  if (!plain) return std::nullopt;
-  return lower;
-}
-
 }  // namespace
 
 Result<SearchFilters> ResolveFilters(const FilterParams& p) {
@@ -75,7 +54,7 @@ Result<SearchFilters> ResolveFilters(const FilterParams& p) {
                                   "markdown (md), pdf, image, audio, code, other", &f.media));
   KEBAB_RETURN_IF_ERROR(ParseList(p.source_types, "source_type", ParseSourceType,
                                   "markdown, note, paper, reference, inbox", &f.source_types));
-  KEBAB_RETURN_IF_ERROR(ParseList(p.code_langs, "code_lang", CanonicalCodeLanguage,
+  KEBAB_RETURN_IF_ERROR(ParseList(p.code_langs, "code_lang", internal::CanonicalCodeLanguage,
                                   "a language name such as rust, python, typescript, go, cpp",
                                   &f.code_langs));
   // TSX is TypeScript with markup: asking for TypeScript means both.
@@ -176,3 +155,26 @@ std::string RenderHighlights(std::string_view snippet, std::string_view open,
 }
 
 }  // namespace kebab::app
+
+namespace kebab::app::internal {
+
+std::optional<std::string> CanonicalCodeLanguage(std::string_view name) {
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"rs", "rust"},        {"py", "python"}, {"ts", "typescript"},     {"js", "javascript"},
+      {"jsx", "javascript"}, {"golang", "go"}, {"kt", "kotlin"},         {"c++", "cpp"},
+      {"cxx", "cpp"},        {"cc", "cpp"},    {"sh", "shell"},          {"bash", "shell"},
+      {"zsh", "shell"},      {"yml", "yaml"},  {"docker", "dockerfile"}, {"makefile", "make"},
+  };
+  for (const auto& [alias, canonical] : kAliases) {
+    if (lower == alias) return std::string(canonical);
+  }
+  const bool plain =
+      !lower.empty() &&
+      lower.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789+#-_") == std::string::npos;
+  if (!plain) return std::nullopt;
+  return lower;
+}
+
+}  // namespace kebab::app::internal

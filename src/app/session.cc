@@ -18,6 +18,10 @@ Session::Session(config::Config config, SessionOptions options)
 
 Session::~Session() = default;
 
+SessionResources Session::Resources() const {
+  return {state_->has_embedder.load(), state_->has_llm.load(), state_->has_index.load()};
+}
+
 Status Session::CheckWritable(std::string_view command) const {
   return options_.readonly ? ReadonlyRefusal(command) : Status::OK();
 }
@@ -72,6 +76,7 @@ Result<Lease<embed::Embedder>> SessionState::Embedder(const config::Config& conf
   std::unique_lock lock(embedder_mu_);
   if (embedder_ == nullptr) {
     KEBAB_ASSIGN_OR_RETURN(embedder_, embed::OpenEmbedder(config));
+    has_embedder = true;
   }
   return Lease<embed::Embedder>(std::move(lock), embedder_.get());
 }
@@ -80,6 +85,7 @@ Result<Lease<llm::LanguageModel>> SessionState::LanguageModel(const config::Conf
   std::unique_lock lock(llm_mu_);
   if (llm_ == nullptr) {
     KEBAB_ASSIGN_OR_RETURN(llm_, llm::OpenLanguageModel(config));
+    has_llm = true;
   }
   return Lease<llm::LanguageModel>(std::move(lock), llm_.get());
 }
@@ -98,6 +104,7 @@ Result<std::shared_ptr<const index::VectorIndex>> SessionState::VectorIndex(
       index::OpenIndex(store, space_id, dimensions, index::IndexOptionsFrom(config)));
   index_ = std::move(opened);
   index_key_ = key;
+  has_index = true;
   return index_;
 }
 

@@ -37,6 +37,11 @@ struct SessionOptions {
   bool long_lived = false;
 };
 
+// What a session holds open (`kebab status`): loaded on a call's first need, kept after.
+struct SessionResources {
+  bool embedding_model = false, language_model = false, vector_index = false;
+};
+
 // readonly_mode: `kebab COMMAND` would change the index, the config or the model files.
 Status ReadonlyRefusal(std::string_view command);
 
@@ -52,6 +57,9 @@ class Session {
 
   // OK, or readonly_mode naming `command` (e.g. "ingest") when the session is read-only.
   Status CheckWritable(std::string_view command) const;
+
+  // Without waiting for a call that holds a model.
+  SessionResources Resources() const;
 
   // Module-private: the shared models and indexes (app/internal/session_state.h).
   internal::SessionState& state() const { return *state_; }

@@ -53,6 +53,27 @@ int ExitCodeFor(const Status&) {
   return 2;
 }
 
+namespace {
+
+// [start, end) byte ranges of the marked stretches of `snippet`, as offsets into the snippet
+// with its markers removed (what `snippet` on the wire holds).
+json Highlights(std::string_view snippet) {
+  json out = json::array();
+  size_t plain = 0, open = 0;
+  for (char c : snippet) {
+    if (c == search::kHighlightOpen) {
+      open = plain;
+    } else if (c == search::kHighlightClose) {
+      if (plain > open) out.push_back({open, plain});
+    } else {
+      ++plain;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 json SearchHit(const search::SearchHit& h, const std::string& index_version, bool explain,
                const std::string& match_expression, const std::string& embedding_model) {
   const Chunk& c = h.chunk.chunk;
@@ -85,6 +106,7 @@ json SearchHit(const search::SearchHit& h, const std::string& index_version, boo
             {"lang", h.lang},
             {"source_type", h.source_type},
             {"trust_level", h.trust_level}};
+  if (json marks = Highlights(h.snippet); !marks.empty()) j["highlights"] = std::move(marks);
   // Absent, not null, elsewhere (spec §2: code hits only).
   if (h.repo) j["repo"] = *h.repo;
   if (h.code_lang) j["code_lang"] = *h.code_lang;
@@ -283,6 +305,29 @@ json Doctor(const DoctorReport& r) {
         {{"name", c.name}, {"ok", c.ok}, {"detail", c.detail}, {"hint", NullIfEmpty(c.hint)}});
   }
   return {{"schema_version", "doctor.v1"}, {"ok", r.ok}, {"checks", checks}};
+}
+
+json StatusReport(const app::StatusReport& r) {
+  const ServiceStatus& s = r.service;
+  json service = {{"running", s.running}};
+  if (s.running) {
+    json loaded = json::array();
+    if (s.loaded.embedding_model) loaded.push_back("embedding_model");
+    if (s.loaded.language_model) loaded.push_back("language_model");
+    if (s.loaded.vector_index) loaded.push_back("vector_index");
+    service.update({{"pid", s.pid},
+                    {"started_at", s.started_at},
+                    {"uptime_s", s.uptime_s},
+                    {"socket", s.socket},
+                    {"requests", s.requests},
+                    {"in_flight", s.in_flight},
+                    {"rss_bytes", s.rss_bytes},
+                    {"loaded", std::move(loaded)}});
+  }
+  return {{"schema_version", "status.v1"},
+          {"data_dir", r.data_dir},
+          {"config_path", r.config_path},
+          {"service", std::move(service)}};
 }
 
 json IngestReport(const app::IngestReport& r) {

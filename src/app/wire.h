@@ -29,6 +29,7 @@ json DocumentInspection(const store::StoredDocument& doc);
 json OcrStats(const store::OcrStats& stats);         // ocr_stats.v1 (wire_ocr.cc)
 json OcrFailures(const app::OcrFailures& failures);  // ocr_failures.v1 (wire_ocr.cc)
 json Doctor(const DoctorReport& report);
+json StatusReport(const app::StatusReport& report);  // status.v1
 json InitReport(const app::InitReport& report);
 json IngestReport(const app::IngestReport& report);
 json IngestProgress(const IngestEvent& event);

@@ -4,70 +4,99 @@
 
 #include "app/admin.h"
 #include "app/wire.h"
+#include "cli/api_client.h"
 #include "cli/common.h"
 
 namespace kebab::cli {
 
+namespace {
+
+void PrintDoctor(const Output& out, const nlohmann::json& report) {
+  int failed = 0;
+  for (const auto& c : report["checks"]) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%-18s", c.value("name", std::string()).c_str());
+    const bool ok = c.value("ok", false);
+    out.Line((ok ? out.Green("✓") : out.Red("✗")) + " " + name + " " +
+             c.value("detail", std::string()));
+    if (c["hint"].is_string()) out.Line("  hint: " + c["hint"].get<std::string>());
+    failed += !ok;
+  }
+  out.Line(failed == 0
+               ? "all checks passed."
+               : std::to_string(failed) + (failed == 1 ? " check" : " checks") + " failed.");
+}
+
+void PrintSchema(const Output& out, const nlohmann::json& info) {
+  out.Line(out.Bold("kebab " + info.value("kebab_version", std::string())));
+  std::string schemas;
+  for (const auto& s : info["wire"]["schemas"]) {
+    schemas += (schemas.empty() ? "" : " ") + s.get<std::string>();
+  }
+  out.Line("wire        " + schemas);
+  std::string caps;
+  for (const auto& [k, v] : info["capabilities"].items()) {
+    caps += (caps.empty() ? "" : " ") + (v.get<bool>() ? k : "-" + k);
+  }
+  out.Line("capability  " + caps);
+  const nlohmann::json& m = info["models"];
+  out.Line("parser      " + m.value("parser_version", std::string()));
+  out.Line("chunker     " + m.value("chunker_version", std::string()));
+  out.Line("index       " + m.value("index_version", std::string()) + " (revision " +
+           std::to_string(m.value("corpus_revision", 0L)) + ")");
+  const nlohmann::json& s = info["stats"];
+  if (s["last_ingest_at"].is_null() && s.value("doc_count", 0L) == 0) {
+    out.Line("stats       no index yet (run `kebab ingest`)");
+    return;
+  }
+  out.Line("stats       " + std::to_string(s.value("doc_count", 0L)) + " docs, " +
+           std::to_string(s.value("chunk_count", 0L)) + " chunks, " +
+           std::to_string(s.value("asset_count", 0L)) + " assets, " +
+           std::to_string(s["index_bytes"].value("sqlite", 0L) / 1024) + " KiB");
+  std::string langs;
+  for (const auto& [l, n] : s["lang_breakdown"].items()) {
+    langs += (langs.empty() ? "" : ", ") + l + " " + std::to_string(n.get<long>());
+  }
+  if (!langs.empty()) out.Line("languages   " + langs);
+  if (s["last_ingest_at"].is_string()) {
+    out.Line("last ingest " + s["last_ingest_at"].get<std::string>());
+  }
+}
+
+}  // namespace
+
 int RunDoctor(const Output& out, const Globals& g) {
   auto config = LoadConfigFor(g);
   std::string path = g.config_path.empty() ? config::DefaultConfigPath(g.env) : g.config_path;
-  std::unique_ptr<app::Session> session;
-  if (config.ok())
-    session = std::make_unique<app::Session>(*config, app::SessionOptions{g.readonly});
-  app::DoctorReport report = app::Doctor(session.get(), config.status(), path);
-  if (out.json) {
-    out.Json(app::wire::Doctor(report));
+  nlohmann::json report;
+  if (config.ok()) {
+    ApiClient api(out, g, *std::move(config));
+    auto checked = api.Call("doctor", nlohmann::json::object());
+    if (!checked.ok()) return out.Fail(checked.status());
+    report = *std::move(checked);
   } else {
-    int failed = 0;
-    for (const auto& c : report.checks) {
-      char name[32];
-      std::snprintf(name, sizeof name, "%-18s", c.name.c_str());
-      out.Line((c.ok ? out.Green("✓") : out.Red("✗")) + " " + name + " " + c.detail);
-      if (!c.hint.empty()) out.Line("  hint: " + c.hint);
-      failed += !c.ok;
-    }
-    out.Line(failed == 0
-                 ? "all checks passed."
-                 : std::to_string(failed) + (failed == 1 ? " check" : " checks") + " failed.");
+    // No config to find a service by: the checks say what is wrong with it.
+    report = app::wire::Doctor(app::Doctor(nullptr, config.status(), path));
   }
-  return report.ok ? kExitOk : kExitUnhealthy;
+  if (out.json) {
+    out.Json(report);
+  } else {
+    PrintDoctor(out, report);
+  }
+  return report.value("ok", false) ? kExitOk : kExitUnhealthy;
 }
 
 int RunSchema(const Output& out, const Globals& g) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  app::Session session(*std::move(config), {.readonly = g.readonly});
-  auto info = app::Schema(session);
+  ApiClient api(out, g, *std::move(config));
+  auto info = api.Call("schema", nlohmann::json::object());
   if (!info.ok()) return out.Fail(info.status());
   if (out.json) {
-    out.Json(app::wire::Schema(*info));
-    return kExitOk;
+    out.Json(*info);
+  } else {
+    PrintSchema(out, *info);
   }
-  out.Line(out.Bold("kebab " + std::string(app::kKebabVersion)));
-  std::string schemas;
-  for (const auto& s : info->wire_schemas) schemas += (schemas.empty() ? "" : " ") + s;
-  out.Line("wire        " + schemas);
-  std::string caps;
-  for (const auto& [k, v] : info->capabilities)
-    caps += (caps.empty() ? "" : " ") + (v ? k : "-" + k);
-  out.Line("capability  " + caps);
-  out.Line("parser      " + info->parser_version);
-  out.Line("chunker     " + info->chunker_version);
-  out.Line("index       " + info->index_version + " (revision " +
-           std::to_string(info->corpus_revision) + ")");
-  if (!info->indexed) {
-    out.Line("stats       no index yet (run `kebab ingest`)");
-    return kExitOk;
-  }
-  const auto& s = info->stats;
-  out.Line("stats       " + std::to_string(s.doc_count) + " docs, " +
-           std::to_string(s.chunk_count) + " chunks, " + std::to_string(s.asset_count) +
-           " assets, " + std::to_string(s.sqlite_bytes / 1024) + " KiB");
-  std::string langs;
-  for (const auto& [l, n] : s.lang_breakdown)
-    langs += (langs.empty() ? "" : ", ") + l + " " + std::to_string(n);
-  if (!langs.empty()) out.Line("languages   " + langs);
-  if (s.last_ingest_at) out.Line("last ingest " + *s.last_ingest_at);
   return kExitOk;
 }
 

@@ -19,6 +19,7 @@ namespace kebab::cli {
 struct Globals {
   std::string config_path;  // --config; empty = XDG default
   bool readonly = false;    // --readonly or KEBAB_READONLY
+  bool no_service = false;  // --no-service: never through `kebab serve` (also KEBAB_NO_SERVICE)
   config::Environment env;
 };
 
@@ -55,7 +56,7 @@ struct AskArgs {
 };
 
 struct ListArgs {
-  std::string path_glob, tag, lang;
+  std::string path_glob, tag, lang, code_lang;
   int limit = 0;
 };
 
@@ -70,6 +71,8 @@ struct FetchArgs {
 };
 
 int RunInit(const Output& out, const Globals& g, bool force);
+int RunServe(const Output& out, const Globals& g);
+int RunStatus(const Output& out, const Globals& g);
 int RunIngest(const Output& out, const Globals& g, const IngestArgs& args);
 int RunIngestFile(const Output& out, const Globals& g, const std::string& path);
 int RunIngestStdin(const Output& out, const Globals& g, const std::string& title);

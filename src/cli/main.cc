@@ -67,7 +67,8 @@ constexpr const char* kDescription =
     "  kebab fetch span DOC_ID 12 34   read the cited lines\n"
     "  kebab doctor                    check config, index and models\n"
     "  kebab models pull NAME          download a model: GGUF, or whisper.cpp for speech\n"
-    "  kebab mcp                       serve agents (Claude Code, Codex, Cursor) over MCP\n\n"
+    "  kebab mcp                       serve agents (Claude Code, Codex, Cursor) over MCP\n"
+    "  kebab serve                     keep models and the index warm for every command\n\n"
     "Every command takes --json for machine-readable output (wire schema v1).\n"
     "Exit codes: 0 ok, 1 no hits / refused / readonly, 2 error, 3 doctor unhealthy,\n"
     "130 interrupted.";
@@ -85,6 +86,9 @@ int Main(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "More detail on errors");
   app.add_flag("--readonly", readonly,
                "Refuse commands that change the index (also KEBAB_READONLY=1)");
+  app.add_flag("--no-service", g.no_service,
+               "Run the command in this process even when `kebab serve` runs (also\n"
+               "KEBAB_NO_SERVICE=1)");
   app.add_option("--config", g.config_path,
                  "Config file (default ${XDG_CONFIG_HOME:-~/.config}/kebab/config.toml)");
 
@@ -125,7 +129,11 @@ int Main(int argc, char** argv) {
   list->require_subcommand(1);
   list_docs->add_option("--path-glob", list_args.path_glob, "Only paths matching (** crosses /)");
   list_docs->add_option("--tag", list_args.tag, "Only documents with this tag");
-  list_docs->add_option("--lang", list_args.lang, "Only documents in this language");
+  list_docs->add_option("--lang", list_args.lang,
+                        "Only documents in this language (en, ko, ...; for code, as listed: cpp, "
+                        "python, ...)");
+  list_docs->add_option("--code-lang", list_args.code_lang,
+                        "Only source code in this programming language (cpp, c++, py, rust, ...)");
   list_docs->add_option("--limit", list_args.limit, "At most N documents");
 
   std::string inspect_id;
@@ -241,6 +249,17 @@ int Main(int argc, char** argv) {
                 "rounds), then answer from the pooled chunks");
 
   app.add_subcommand("doctor", "Check config, data directory, index health and models");
+  auto* serve = app.add_subcommand(
+      "serve",
+      "Run the knowledge base as a service in the foreground: one process that keeps the\n"
+      "models, the vector index and the store open, and answers search, fetch, list,\n"
+      "inspect, schema and doctor for every `kebab` command run with the same config\n"
+      "(they use it by themselves: same output, same exit codes). It listens on a Unix\n"
+      "socket only you can open ($XDG_RUNTIME_DIR/kebab/); one per data directory. Logs go\n"
+      "to stderr and {state_dir}/serve.log; Ctrl-C stops it. `kebab status` shows it");
+  app.add_subcommand("status",
+                     "Whether `kebab serve` runs for this config's data directory: its pid,\n"
+                     "uptime, socket, calls answered, memory and what it holds loaded");
   app.add_subcommand("schema", "Capabilities, versions and index statistics");
   McpArgs mcp_args;
   auto* mcp = app.add_subcommand(
@@ -338,6 +357,8 @@ int Main(int argc, char** argv) {
   if (*ask) return RunAsk(out, g, ask_args);
   if (app.got_subcommand("doctor")) return RunDoctor(out, g);
   if (app.got_subcommand("schema")) return RunSchema(out, g);
+  if (*serve) return RunServe(out, g);
+  if (app.got_subcommand("status")) return RunStatus(out, g);
   if (*mcp) return RunMcp(out, g, mcp_args);
   if (*reset) return RunReset(out, g, reset_scope, yes);
   if (!models_args.action.empty()) return RunModels(out, g, models_args);

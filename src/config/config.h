@@ -149,6 +149,18 @@ struct SearchConfig {
   bool operator==(const SearchConfig&) const = default;
 };
 
+// [watch]: how `kebab serve` keeps the index current as files change.
+struct WatchConfig {
+  bool enabled = true;
+  int debounce_ms = 200;  // quiet time after the last change of a burst before it is indexed
+  // Seconds between catch-up scans of the whole workspace; 0 = none while the filesystem's
+  // change notifications work (a scan a minute when they cannot: too many folders, another OS).
+  int scan_interval = 0;
+  std::vector<std::string> ignore;  // gitignore-style patterns the watch never indexes
+
+  bool operator==(const WatchConfig&) const = default;
+};
+
 struct IndexConfig {
   long long exact_max = 20000;  // up to this many vectors: exact scan; above: HNSW
   std::string scalar = "f16";   // f16 | f32 | i8: how the cached index stores vectors
@@ -186,6 +198,7 @@ struct Config {
   EmbeddingConfig embedding;
   LlmConfig llm;
   SearchConfig search;
+  WatchConfig watch;
   IndexConfig index;
   RagConfig rag;
 

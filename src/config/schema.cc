@@ -46,6 +46,10 @@ constexpr SectionSpec kSections[] = {
      "The embedding model behind vector search. With provider = \"none\" search is lexical."},
     {"models.llm", "The language model that writes answers for `kebab ask`."},
     {"search", "Defaults for `kebab search`."},
+    {"watch",
+     "How `kebab serve` keeps the index current: it watches the workspace (inotify) and\n"
+     "indexes what changed once a burst of changes is over. It never purges on a root\n"
+     "that vanished (an unmounted disk): it waits for it to come back."},
     {"index",
      "The vector index: a cache under storage.cache_dir, rebuilt from kebab.sqlite when\n"
      "missing or stale (deleting it loses nothing)."},
@@ -248,6 +252,18 @@ constexpr KeySpec kKeys[] = {
      "Snowball stemmer for Latin-script words: \"none\" or an algorithm name such as\n"
      "\"english\", \"french\", \"german\", \"spanish\" or \"porter\". Changing it requires\n"
      "re-indexing."},
+
+    {"watch", "enabled", KEBAB_FIELD(watch.enabled), false,
+     "Whether `kebab serve` watches the workspace for changes. true or false."},
+    {"watch", "debounce_ms", KEBAB_FIELD(watch.debounce_ms), false,
+     "Milliseconds of quiet after a change before it is indexed; a burst of changes\n"
+     "(a git checkout, an editor's save) is one update. An integer 0..60000."},
+    {"watch", "scan_interval", KEBAB_FIELD(watch.scan_interval), false,
+     "Seconds between catch-up scans of the whole workspace; 0 = none while change\n"
+     "notifications work (60 when they cannot). An integer 0..86400."},
+    {"watch", "ignore", KEBAB_FIELD(watch.ignore), false,
+     "gitignore-style patterns of changes the watch never indexes (editors' temp, swap\n"
+     "and lock files are never indexed anyway). A list of strings."},
 
     {"index", "exact_max", KEBAB_FIELD(index.exact_max), false,
      "Up to this many vectors search scans them all (exact); above it uses an HNSW\n"

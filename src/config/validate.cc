@@ -204,6 +204,9 @@ Status Validate(const Config& config) {
   p.Range("search.snippet_chars", config.search.snippet_chars, 20, 4000);
   CheckStemmer(config.search.stemmer, &p);
 
+  p.Range("watch.debounce_ms", config.watch.debounce_ms, 0, 60000);
+  p.Range("watch.scan_interval", config.watch.scan_interval, 0, 86400);
+
   p.AtLeast("index.exact_max", config.index.exact_max, 0);
   p.OneOf("index.scalar", config.index.scalar, kIndexScalars);
   p.Range("index.connectivity", config.index.connectivity, 4, 64);

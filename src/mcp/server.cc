@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "app/admin.h"
+#include "app/json_args.h"
 #include "app/wire.h"
-#include "mcp/internal/args.h"
 #include "mcp/internal/resources.h"
 #include "mcp/internal/tools.h"
 
@@ -230,7 +230,7 @@ std::optional<json> Connection::StartCall(const json& id, const json& params, Se
                        (session_.readonly() ? " (read-only: writing tools are off)" : ""));
   }
   json arguments = params.value("arguments", json::object());
-  if (Status checked = internal::CheckArguments(tool->input_schema, arguments); !checked.ok()) {
+  if (Status checked = app::CheckArguments(tool->input_schema, arguments); !checked.ok()) {
     return Failure(id, kInvalidParams, checked.message());
   }
   json token;

@@ -37,8 +37,9 @@ Status WorkerError(const std::string& reply) {
 }  // namespace
 
 const char kOcrWorkerHint[] =
-    "install kebab-ocr beside kebab (scripts/setup.sh builds both; it needs Debian's "
-    "libtesseract5), or point KEBAB_OCR_WORKER at it";
+    "kebab looks for kebab-ocr beside itself, then in ../libexec/kebab (where cmake --install "
+    "puts it): rebuild with scripts/setup.sh or reinstall (it needs Debian's libtesseract5), or "
+    "point KEBAB_OCR_WORKER at it";
 
 std::string OcrWorkerPath() {
   return HelperPath("KEBAB_OCR_WORKER", "kebab-ocr");

@@ -136,8 +136,8 @@ void AssignHeadings(const json& outline, CanonicalDocument* doc) {
 }  // namespace
 
 const char kPdfWorkerHint[] =
-    "install kebab-pdf beside kebab (scripts/setup.sh builds both), or point KEBAB_PDF_WORKER "
-    "at it";
+    "kebab looks for kebab-pdf beside itself, then in ../libexec/kebab (where cmake --install "
+    "puts it): rebuild with scripts/setup.sh or reinstall, or point KEBAB_PDF_WORKER at it";
 
 std::string PdfExtractor::VersionFor(const ExtractServices& services) const {
   const OcrPool* ocr = services.ocr;

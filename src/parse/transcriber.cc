@@ -13,8 +13,9 @@ using nlohmann::json;
 constexpr char kSegmenterVersion[] = "seg2";
 
 const char kAudioWorkerHint[] =
-    "install kebab-audio beside kebab (scripts/setup.sh builds both; it needs Debian's "
-    "libavformat59 and libpocketsphinx3), or point KEBAB_AUDIO_WORKER at it";
+    "kebab looks for kebab-audio beside itself, then in ../libexec/kebab (where cmake --install "
+    "puts it): rebuild with scripts/setup.sh or reinstall (it needs Debian's libavformat59 and "
+    "libpocketsphinx3), or point KEBAB_AUDIO_WORKER at it";
 
 namespace {
 

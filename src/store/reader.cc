@@ -107,6 +107,7 @@ Result<std::vector<DocSummary>> Store::ListDocuments(const DocListFilter& f) {
   SearchFilters filters;
   filters.path_glob = f.path_glob;
   filters.lang = f.lang;
+  filters.code_langs = f.code_langs;
   if (f.tag) filters.tags_any = {*f.tag};
   Binder binder(/*first_index=*/1);
   std::string sql = "SELECT " + std::string(kSummaryColumns) +

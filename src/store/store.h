@@ -102,7 +102,8 @@ struct DocListFilter {
   std::optional<std::string> path_glob;
   std::optional<std::string> tag;
   std::optional<std::string> lang;
-  int limit = 0;  // 0 = all
+  std::vector<std::string> code_langs;  // any of these programming languages (canonical names)
+  int limit = 0;                        // 0 = all
   int offset = 0;
 };
 

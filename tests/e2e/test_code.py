@@ -7,7 +7,7 @@ definition is cut into parts, its head (signature and docstring) first."""
 import json
 import unittest
 
-from kebab_e2e import EXIT_OK, KebabTestCase
+from kebab_e2e import EXIT_ERROR, EXIT_OK, KebabTestCase
 
 RETRY_RS = """use std::time::Duration;
 
@@ -335,6 +335,19 @@ class CodeMacrosTest(KebabTestCase):
         doc = self.kjson("inspect", "doc", docs["lib/db.c"]["doc_id"],
                          schema="document_inspection")
         self.assertEqual((doc["lang"], doc["metadata"]["code_lang"]), ("und", "c"))
+
+    def test_code_documents_are_filtered_by_their_language(self):
+        paths = self.doc_paths
+        self.assertEqual(paths("--code-lang", "c++"), ["src/broken.cc"])
+        self.assertEqual(paths("--code-lang", "C"), ["lib/db.c"])
+        # --lang matches what the listing shows: a code document's programming language.
+        self.assertEqual(paths("--lang", "cpp"), ["src/broken.cc"])
+        note_lang = {d["doc_path"]: d for d in self.list_docs()}["notes/db.md"]["lang"]
+        self.assertEqual(paths("--lang", note_lang), ["notes/db.md"])
+        self.assertEqual(paths("--code-lang", "rust"), [])
+        bad = self.sb.run("list", "docs", "--code-lang", "c/c")
+        self.assertExit(bad, EXIT_ERROR)
+        self.assertIn("not a programming language name", bad.stderr)
 
 
 if __name__ == "__main__":

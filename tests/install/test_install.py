@@ -132,7 +132,8 @@ class InstalledKebabTest(KebabTestCase):
             self.assertEqual(run.returncode, 0, run.stderr)
             return run.stdout.split()
 
-        self.assertEqual(complete("se"), ["search"])
+        self.assertEqual(complete("sea"), ["search"])
+        self.assertEqual(complete("se"), ["search", "serve"])
         self.assertEqual(complete("list", ""), ["docs"])
         self.assertEqual(complete("search", "--path-g"), ["--path-glob"])
         self.assertIn("--json", complete("--config", "x.toml", "models", "pull", "--"))

@@ -4,6 +4,7 @@
 // vector index of the last space asked for, handed out as a shared pointer.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -76,6 +77,9 @@ struct SessionState {
   Result<std::shared_ptr<const index::VectorIndex>> VectorIndex(const config::Config& config,
                                                                 store::Store& store,
                                                                 int64_t space_id, int dimensions);
+
+  // Set once each is open, so that status can say so without waiting for a model in use.
+  std::atomic<bool> has_embedder{false}, has_llm{false}, has_index{false};
 
  private:
   std::mutex embedder_mu_;

@@ -4,15 +4,24 @@
 #include <string_view>
 
 #include "app/admin.h"
+#include "app/api.h"
 #include "app/ask.h"
 #include "app/ingest.h"
+#include "app/json_args.h"
 #include "app/queries.h"
 #include "app/render.h"
 #include "app/wire.h"
-#include "mcp/internal/args.h"
 
 namespace kebab::mcp::internal {
 namespace {
+
+using app::Bool;
+using app::Enum;
+using app::Int;
+using app::Num;
+using app::Object;
+using app::Str;
+using app::StrList;
 
 // The wire schemas, bundled self-contained at build time (src/mcp/bundle_schemas.py), each as
 // "the object or error.v1".
@@ -32,56 +41,8 @@ std::string String(const json& args, const char* name) {
   return args.value(name, std::string());
 }
 
-std::vector<std::string> Strings(const json& args, const char* name) {
-  return args.contains(name) ? args[name].get<std::vector<std::string>>()
-                             : std::vector<std::string>();
-}
-
-// The filters search, bulk_search and ask share (app::FilterParams).
-json FilterProperties() {
-  return {
-      {"tags", StrList("Only documents with any of these front-matter tags.")},
-      {"media", StrList("Only these media: markdown, pdf, image, audio, code, other.")},
-      {"doc_ids", StrList("Only these documents (doc_id from list_docs or a hit).")},
-      {"source_types",
-       StrList("Only these source types: markdown, note, paper, reference, inbox.")},
-      {"lang", Str("Only documents in this language (ISO 639-1, e.g. en, ko).")},
-      {"path_glob", Str("Only documents whose workspace path matches this glob, e.g. notes/**.")},
-      {"trust_min",
-       Enum("Only documents at least this trusted.", {"primary", "secondary", "generated"})},
-      {"ingested_after", Str("Only documents indexed after this RFC 3339 date, e.g. 2026-05-01.")},
-      {"code_langs", StrList("Only source code in these languages: rust, python, typescript, "
-                             "javascript, go, java, kotlin, c, cpp, shell, ... (a hit's "
-                             "code_lang).")},
-      {"repos", StrList("Only files of these git repositories: a name (a hit's repo) or a "
-                        "remote URL.")},
-      {"symbol", Str("Only code whose symbol path matches this case-sensitive glob, e.g. "
-                     "*Retry* or net::retry::* (a code citation's symbol).")},
-  };
-}
-
-// What search and bulk_search take besides the query: how to search, and the filters.
-json SearchProperties() {
-  json props = FilterProperties();
-  props.update({
-      {"mode", Enum("How to match: lexical (words, BM25), vector (meaning, needs an embedding "
-                    "model) or hybrid (both, fused). Default: hybrid when an embedding model "
-                    "is configured, else lexical.",
-                    {"lexical", "vector", "hybrid"})},
-      {"k", Int("How many hits to return (default search.default_k, usually 10).", 1, 1000)},
-      {"max_tokens",
-       Int("Budget for the whole response in tokens (about 4 characters each); hits past it "
-           "are cut and next_cursor continues.",
-           1)},
-      {"snippet_chars", Int("Length of each hit's snippet in characters.", 20, 4000)},
-      {"explain", Bool("Add each hit's lexical and vector ranks and how the query was built.")},
-      {"trace", Bool("Add the milliseconds each stage took (trace.timing).")},
-  });
-  return props;
-}
-
 json AskProperties() {
-  json props = FilterProperties();
+  json props = app::api::FilterArguments();
   props.update({
       {"question", Str("The question, in any language; the answer uses the same.")},
       {"mode", Enum("Retrieval mode (default hybrid with an embedding model, else lexical).",
@@ -95,38 +56,8 @@ json AskProperties() {
   return props;
 }
 
-app::FilterParams FiltersOf(const json& args) {
-  app::FilterParams f;
-  f.tags = Strings(args, "tags");
-  f.media = Strings(args, "media");
-  f.doc_ids = Strings(args, "doc_ids");
-  f.source_types = Strings(args, "source_types");
-  f.code_langs = Strings(args, "code_langs");
-  f.repos = Strings(args, "repos");
-  f.lang = String(args, "lang");
-  f.path_glob = String(args, "path_glob");
-  f.trust_min = String(args, "trust_min");
-  f.ingested_after = String(args, "ingested_after");
-  f.symbol = String(args, "symbol");
-  return f;
-}
-
-app::SearchParams ParamsOf(const json& args) {
-  app::SearchParams p;
-  p.query = String(args, "query");
-  p.mode = String(args, "mode");
-  if (args.contains("k")) p.k = args["k"].get<int>();
-  p.max_tokens = args.value("max_tokens", 0);
-  p.snippet_chars = args.value("snippet_chars", 0);
-  p.cursor = String(args, "cursor");
-  p.explain = args.value("explain", false);
-  p.trace = args.value("trace", false);
-  p.filters = FiltersOf(args);
-  return p;
-}
-
 Result<ToolOutput> SearchTool(app::Session& session, const json& args, const CallContext&) {
-  const app::SearchParams params = ParamsOf(args);
+  const app::SearchParams params = app::api::SearchParamsOf(args);
   KEBAB_ASSIGN_OR_RETURN(search::SearchRequest request, app::ResolveSearch(session, params));
   KEBAB_ASSIGN_OR_RETURN(search::SearchResponse response, app::Search(session, std::move(request)));
   return ToolOutput{app::wire::SearchResponse(response, params.explain),
@@ -134,7 +65,7 @@ Result<ToolOutput> SearchTool(app::Session& session, const json& args, const Cal
 }
 
 Result<ToolOutput> BulkSearchTool(app::Session& session, const json& args, const CallContext&) {
-  const app::SearchParams base = ParamsOf(args);
+  const app::SearchParams base = app::api::SearchParamsOf(args);
   json results = json::array();
   int failed = 0;
   std::string text;
@@ -172,7 +103,7 @@ Result<ToolOutput> AskTool(app::Session& session, const json& args, const CallCo
   request.multi_hop = args.value("multi_hop", false);
   if (args.contains("temperature")) request.temperature = args["temperature"].get<double>();
   if (args.contains("seed")) request.seed = args["seed"].get<uint64_t>();
-  KEBAB_ASSIGN_OR_RETURN(request.filters, app::ResolveFilters(FiltersOf(args)));
+  KEBAB_ASSIGN_OR_RETURN(request.filters, app::ResolveFilters(app::api::FilterParamsOf(args)));
   request.cancel = ctx.cancel;
   // Progress: 1 once the passages are retrieved, then one more per piece of the answer.
   int pieces = 0;
@@ -280,14 +211,14 @@ Result<ToolOutput> IngestTextTool(app::Session& session, const json& args, const
 }
 
 std::vector<Tool> MakeTools() {
-  json search_props = SearchProperties();
+  json search_props = app::api::SearchArguments();
   search_props["query"] =
       Str("What to look for: words, a question, or a phrase in \"quotes\". Korean, Chinese and "
           "Japanese work too.");
   search_props["cursor"] =
       Str("next_cursor of a previous response with the same query, for "
           "the next page.");
-  json bulk_props = SearchProperties();
+  json bulk_props = app::api::SearchArguments();
   bulk_props["queries"] = {
       {"type", "array"},
       {"minItems", 1},

@@ -1,8 +1,9 @@
-// Tool arguments against a tool's inputSchema: the subset of JSON Schema the tools declare
-// (an object of string, integer, number, boolean, enum and array properties; required;
-// minimum / maximum; minItems / maxItems; no additional properties), checked before any
-// facade call so that a wrong argument is the caller's -32602 naming the field, not an
-// error deep inside a search.
+// The arguments of an operation (app/api.h; MCP's tools) against its input schema: the subset
+// of JSON Schema the operations declare (an object of string, integer, number, boolean, enum
+// and array properties; required; minimum / maximum; minItems / maxItems; no additional
+// properties), checked before any facade call so that a wrong argument is the caller's error
+// naming the field (MCP's -32602), not an error deep inside a search.
+// Thread safety: pure functions.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,7 +12,7 @@
 
 #include "core/status.h"
 
-namespace kebab::mcp::internal {
+namespace kebab::app {
 
 using nlohmann::json;
 
@@ -29,4 +30,4 @@ json Object(json properties, std::initializer_list<const char*> required = {});
 // OK, or kInvalidInput whose message names the argument ("argument 'k' must be an integer").
 Status CheckArguments(const json& schema, const json& arguments);
 
-}  // namespace kebab::mcp::internal
+}  // namespace kebab::app

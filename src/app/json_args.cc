@@ -1,6 +1,6 @@
-#include "mcp/internal/args.h"
+#include "app/json_args.h"
 
-namespace kebab::mcp::internal {
+namespace kebab::app {
 namespace {
 
 Status Bad(const std::string& path, const std::string& what) {
@@ -120,4 +120,4 @@ Status CheckArguments(const json& schema, const json& arguments) {
   return CheckValue(schema, arguments, "");
 }
 
-}  // namespace kebab::mcp::internal
+}  // namespace kebab::app

@@ -1,0 +1,65 @@
+// The operations a client of kebab calls — the CLI, `kebab mcp`, the socket of `kebab serve` and
+// what talks to it — each by name, with JSON arguments (the names MCP's tools take), answering
+// with its wire v1 object. `kebab serve` answers these over its socket; a CLI with no service
+// runs the same call in-process, so both give the same object, and the CLI renders that object
+// whichever ran it.
+//
+// Thread safety: Call may run on many threads against one Session (app/session.h).
+// Errors: invalid_input naming the argument ("argument 'k' must be an integer") for arguments
+// that do not fit the operation's schema, readonly_mode for an operation that writes in a
+// read-only session; otherwise the operation's own.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/queries.h"
+#include "app/session.h"
+#include "core/status.h"
+
+namespace kebab::app::api {
+
+struct CallContext {
+  // Set when the caller gives up (Ctrl-C, a closed connection). May be null.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct Operation {
+  std::string name;
+  nlohmann::json input_schema;  // app/json_args.h's subset of JSON Schema
+  bool writes = false;          // changes the index: refused in a read-only session
+  std::function<Result<nlohmann::json>(Session&, const nlohmann::json& args, const CallContext&)>
+      call;
+};
+
+// Every operation, by name:
+//   search      search_response.v1; arguments SearchArguments() and `query`, `cursor`
+//   list_docs   {"documents": [doc_summary.v1]}; path_glob, tag, lang, code_lang, limit
+//   fetch       fetch_result.v1; kind chunk | doc | span | uri, id (or uri), context,
+//               max_tokens, line_start/line_end, page_start/page_end, start_ms/end_ms
+//   inspect     document_inspection.v1, chunk_inspection.v1, answer.v1, ocr_stats.v1 or
+//               ocr_failures.v1; what doc | chunk | answer | ocr_stats | ocr_failures, id, limit
+//   schema      schema.v1
+//   doctor      doctor.v1 (an unhealthy report is a result, not an error)
+const std::vector<Operation>& Operations();
+const Operation* FindOperation(std::string_view name);
+
+// Checks `args` against the operation's schema and the session's read-only policy, then runs
+// it. invalid_input for an unknown operation.
+Result<nlohmann::json> Call(Session& session, std::string_view operation,
+                            const nlohmann::json& args, const CallContext& context = {});
+
+// The argument schemas search, bulk search and ask share: the filters (app::FilterParams), and
+// for search how to search as well (mode, k, max_tokens, snippet_chars, explain, trace).
+nlohmann::json FilterArguments();
+nlohmann::json SearchArguments();
+
+// The parameters arguments already checked against those schemas state.
+FilterParams FilterParamsOf(const nlohmann::json& args);
+SearchParams SearchParamsOf(const nlohmann::json& args);
+
+}  // namespace kebab::app::api

@@ -1,0 +1,133 @@
+// serve: the knowledge base as a service (src/service) in the foreground; status: whether one
+// runs for this config's data dir.
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+
+#include "app/admin.h"
+#include "app/wire.h"
+#include "cli/common.h"
+#include "core/time.h"
+#include "service/service.h"
+
+namespace kebab::cli {
+namespace {
+
+// Set by SIGINT / SIGTERM while the service runs (a signal handler can only reach a lock-free
+// atomic at namespace scope).
+std::atomic<bool> g_stop_serve{false};
+
+void OnStopSignal(int) {
+  g_stop_serve = true;
+}
+
+// Lines to stderr and, stamped, to {state_dir}/serve.log; from any thread.
+class ServeLog {
+ public:
+  explicit ServeLog(const std::string& state_dir) : path_(state_dir + "/serve.log") {
+    std::error_code ec;
+    std::filesystem::create_directories(state_dir, ec);
+    file_.open(path_, std::ios::app);
+  }
+  void Write(const std::string& line) {
+    std::lock_guard lock(mu_);
+    std::cerr << "kebab serve: " << line << std::endl;
+    if (file_) file_ << NowRfc3339() << " " << line << std::endl;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::mutex mu_;
+  const std::string path_;
+  std::ofstream file_;
+};
+
+std::string Duration(double seconds) {
+  const long s = static_cast<long>(seconds);
+  if (s < 60) return std::to_string(s) + "s";
+  if (s < 3600) return std::to_string(s / 60) + "m " + std::to_string(s % 60) + "s";
+  return std::to_string(s / 3600) + "h " + std::to_string(s % 3600 / 60) + "m";
+}
+
+void PrintStatus(const Output& out, const nlohmann::json& status) {
+  const nlohmann::json& s = status["service"];
+  if (!s.value("running", false)) {
+    out.Line("kebab serve: not running for " + status.value("data_dir", std::string()));
+    out.Note("  start it with `kebab serve` (commands run on their own meanwhile)");
+    return;
+  }
+  out.Line(out.Bold("kebab serve: running") + " (pid " + std::to_string(s.value("pid", 0L)) +
+           ", up " + Duration(s.value("uptime_s", 0.0)) + ", since " +
+           s.value("started_at", std::string()) + ")");
+  out.Line("data      " + status.value("data_dir", std::string()));
+  out.Line("socket    " + s.value("socket", std::string()));
+  out.Line("calls     " + std::to_string(s.value("requests", 0)) + " answered, " +
+           std::to_string(s.value("in_flight", 0)) + " running");
+  char rss[32];
+  std::snprintf(rss, sizeof rss, "%.1f MiB", s.value("rss_bytes", 0.0) / (1024.0 * 1024.0));
+  out.Line("memory    " + std::string(rss) + " resident");
+  std::string loaded;
+  for (const auto& what : s["loaded"]) {
+    std::string name = what.get<std::string>();
+    for (char& c : name) c = c == '_' ? ' ' : c;
+    loaded += (loaded.empty() ? "" : ", ") + name;
+  }
+  out.Line("loaded    " +
+           (loaded.empty() ? std::string("nothing yet (loaded on first use)") : loaded));
+}
+
+}  // namespace
+
+int RunServe(const Output& out, const Globals& g) {
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  const service::Endpoint endpoint = service::EndpointFor(*config, g.env);
+  ServeLog log(config->storage.state_dir);
+  app::Session session(*std::move(config), {.readonly = g.readonly, .long_lived = true});
+  service::ServeOptions options;
+  options.log = [&log](const std::string& line) { log.Write(line); };
+  options.on_listening = [&log] {
+    log.Write("ready; `kebab` commands with this config now go through it (Ctrl-C stops; log " +
+              log.path() + ")");
+  };
+  g_stop_serve = false;
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
+  const Status served = service::Serve(session, endpoint, options, g_stop_serve);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (!served.ok()) return out.Fail(served);
+  return kExitOk;
+}
+
+int RunStatus(const Output& out, const Globals& g) {
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  const service::Endpoint endpoint = service::EndpointFor(*config, g.env);
+  auto reply = service::Call(endpoint, "status", nlohmann::json::object(),
+                             service::ConfigFingerprint(*config));
+  nlohmann::json status;
+  if (reply.ok() && *reply && (*reply)->result.ok()) {
+    status = *std::move((*reply)->result);
+  } else {
+    app::StatusReport report;
+    report.data_dir = config->storage.data_dir;
+    report.config_path = config->config_path;
+    status = app::wire::StatusReport(report);
+    if (auto running = service::FindRunning(endpoint)) {
+      out.Note("note: pid " + std::to_string(running->pid) +
+               " holds the service lock but does not answer on " + endpoint.socket);
+    }
+  }
+  if (out.json) {
+    out.Json(status);
+  } else {
+    PrintStatus(out, status);
+  }
+  return kExitOk;
+}
+
+}  // namespace kebab::cli
