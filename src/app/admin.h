@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/ingest.h"
 #include "app/session.h"
 #include "config/config.h"
 #include "store/store.h"
@@ -45,6 +46,26 @@ struct InitReport {
 Result<InitReport> Init(const std::string& config_path, bool force, const config::Environment& env,
                         SessionOptions options = {});
 
+// What the service's watch of the workspace is doing (status.v1's service.watch).
+struct WatchStatus {
+  enum class State {
+    kOff,       // [watch] enabled = false, or a read-only service
+    kStarting,  // the catch-up scan at start
+    kWatching,  // waiting for changes
+    kUpdating,  // indexing a burst of changes
+    kPaused,    // the root is gone (an unmounted disk): nothing purged, waiting for it
+  };
+  State state = State::kOff;
+  bool notifications = false;  // inotify watches the folders (else scans only)
+  std::string root;
+  uint64_t directories = 0;  // folders watched
+  uint64_t updates = 0;      // ingests the watch ran
+  std::string last_update_at;
+  IngestCounts last_counts;           // of the last update
+  std::vector<std::string> warnings;  // the latest few, newest last
+};
+std::string_view WatchStateName(WatchStatus::State state);
+
 // What `kebab status` says (status.v1): whether a service (`kebab serve`) runs for the data dir,
 // and what it holds.
 struct ServiceStatus {
@@ -56,6 +77,7 @@ struct ServiceStatus {
   int in_flight = 0;      // calls running now
   uint64_t rss_bytes = 0;
   SessionResources loaded;
+  WatchStatus watch;
 };
 struct StatusReport {
   std::string data_dir, config_path;

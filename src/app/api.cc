@@ -4,6 +4,7 @@
 
 #include "app/admin.h"
 #include "app/ask.h"
+#include "app/ingest.h"
 #include "app/json_args.h"
 #include "app/wire.h"
 
@@ -108,6 +109,20 @@ Result<json> Inspect(Session& session, const json& args, const CallContext&) {
   return wire::OcrFailures(failures);
 }
 
+Result<json> IngestOp(Session& session, const json& args, const CallContext& ctx) {
+  IngestOptions options;
+  if (args.contains("path")) options.root = String(args, "path");
+  options.force_reingest = args.value("force_reingest", false);
+  options.purge = args.value("purge", false);
+  options.summary_only = args.value("summary_only", false);
+  IngestEventSink sink;
+  if (ctx.on_event) {
+    sink = [&](const IngestEvent& e) { ctx.on_event(wire::IngestProgress(e)); };
+  }
+  KEBAB_ASSIGN_OR_RETURN(IngestReport report, Ingest(session, options, sink, ctx.cancel));
+  return wire::IngestReport(report);
+}
+
 Result<json> SchemaOp(Session& session, const json&, const CallContext&) {
   KEBAB_ASSIGN_OR_RETURN(SchemaInfo info, Schema(session));
   return wire::Schema(info);
@@ -122,14 +137,14 @@ std::vector<Operation> MakeOperations() {
   search["query"] = Str("What to look for.");
   search["cursor"] = Str("next_cursor of a previous response with the same query.");
   return {
-      {"search", Object(search, {"query"}), false, Search},
+      {"search", Object(search, {"query"}), false, false, Search},
       {"list_docs",
        Object({{"path_glob", Str("Only paths matching this glob.")},
                {"tag", Str("Only documents with this tag.")},
                {"lang", Str("Only documents in this language (for code: its programming one).")},
                {"code_lang", Str("Only source code in this programming language.")},
                {"limit", Int("At most this many.", 0)}}),
-       false, ListDocs},
+       false, false, ListDocs},
       {"fetch",
        Object({{"kind", Enum("What to read.", {"chunk", "doc", "span", "uri"})},
                {"id", Str("chunk_id for kind chunk; doc_id for doc and span.")},
@@ -143,16 +158,22 @@ std::vector<Operation> MakeOperations() {
                {"start_ms", Int("kind span of a recording: start, milliseconds.", 0)},
                {"end_ms", Int("kind span of a recording: end, milliseconds.", 0)}},
               {"kind"}),
-       false, Fetch},
+       false, false, Fetch},
       {"inspect",
        Object({{"what",
                 Enum("What to show.", {"doc", "chunk", "answer", "ocr_stats", "ocr_failures"})},
                {"id", Str("doc_id, chunk_id or trace_id; ocr_failures: only this document's.")},
                {"limit", Int("ocr_failures: at most this many (0 = all).", 0)}},
               {"what"}),
-       false, Inspect},
-      {"schema", Object(json::object()), false, SchemaOp},
-      {"doctor", Object(json::object()), false, DoctorOp},
+       false, false, Inspect},
+      {"schema", Object(json::object()), false, false, SchemaOp},
+      {"doctor", Object(json::object()), false, false, DoctorOp},
+      {"ingest",
+       Object({{"path", Str("An absolute directory to index instead of the workspace root.")},
+               {"force_reingest", Bool("Parse every file again, changed or not.")},
+               {"purge", Bool("Purge documents whose files are gone even when many are.")},
+               {"summary_only", Bool("Leave the per-file items out of the report.")}}),
+       true, true, IngestOp},
   };
 }
 

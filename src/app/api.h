@@ -26,12 +26,16 @@ namespace kebab::app::api {
 struct CallContext {
   // Set when the caller gives up (Ctrl-C, a closed connection). May be null.
   const std::atomic<bool>* cancel = nullptr;
+  // Receives the progress of an operation that reports it (ingest: ingest_progress.v1), from
+  // whichever thread makes it, one call at a time. May be empty.
+  std::function<void(const nlohmann::json& event)> on_event;
 };
 
 struct Operation {
   std::string name;
-  nlohmann::json input_schema;  // app/json_args.h's subset of JSON Schema
-  bool writes = false;          // changes the index: refused in a read-only session
+  nlohmann::json input_schema;    // app/json_args.h's subset of JSON Schema
+  bool writes = false;            // changes the index: refused in a read-only session
+  bool reports_progress = false;  // sends events through CallContext::on_event
   std::function<Result<nlohmann::json>(Session&, const nlohmann::json& args, const CallContext&)>
       call;
 };
@@ -45,6 +49,8 @@ struct Operation {
 //               ocr_failures.v1; what doc | chunk | answer | ocr_stats | ocr_failures, id, limit
 //   schema      schema.v1
 //   doctor      doctor.v1 (an unhealthy report is a result, not an error)
+//   ingest      ingest_report.v1, with ingest_progress.v1 events; path (absolute: another root
+//               than the workspace's), force_reingest, purge, summary_only
 const std::vector<Operation>& Operations();
 const Operation* FindOperation(std::string_view name);
 

@@ -17,6 +17,7 @@
 #include "app/internal/ingest_files.h"
 #include "app/internal/ingest_queue.h"
 #include "app/internal/ocr.h"
+#include "app/internal/session_state.h"
 #include "app/internal/transcription.h"
 #include "app/internal_store.h"
 #include "chunk/chunker.h"
@@ -49,8 +50,20 @@ struct PipelineContext {
   internal::StoreDerivationCache* ocr_log = nullptr;
   std::string run_id;
   const std::atomic<bool>* cancel = nullptr;
-  // Each extractor's parser_version under this run's settings, asked once.
-  std::unordered_map<const parse::Extractor*, std::string> versions;
+  // Each extractor's parser_version under this run's settings, asked once and only when a file
+  // of its medium comes: asking may start a worker (`kebab-ocr --version`), which an update of
+  // one note (the service's watch) should not pay for.
+  struct Version {
+    std::once_flag once;
+    std::string value;
+  };
+  // Its keys are set before the workers start; each value is filled once, by call_once.
+  mutable std::unordered_map<const parse::Extractor*, Version> versions;
+  const std::string& VersionOf(const parse::Extractor& extractor) const {
+    Version& v = versions.at(&extractor);
+    std::call_once(v.once, [&] { v.value = extractor.VersionFor({ocr, captioner, transcriber}); });
+    return v.value;
+  }
   // The repository of every walked file's folder, resolved before the workers start (they
   // only Find()).
   source::GitRepos repos;
@@ -94,7 +107,7 @@ Processed ProcessFile(const PipelineContext& ctx, const text::Analyzer& analyzer
   const std::string asset_id = AssetId(checksum);
   auto stored = ctx.states.find(file.workspace_path);
   if (!ctx.force && stored != ctx.states.end() && stored->second.asset_id == asset_id &&
-      stored->second.parser_version == ctx.versions.at(&extractor) &&
+      stored->second.parser_version == ctx.VersionOf(extractor) &&
       stored->second.chunker_version == chunker.version() &&
       stored->second.policy_hash == policy_hash) {
     p.result = "unchanged";
@@ -233,6 +246,7 @@ Status CheckReadable(const std::string& file) {
 Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
                             const IngestEventSink& on_event, const std::atomic<bool>* cancel) {
   KEBAB_RETURN_IF_ERROR(session.CheckWritable("ingest"));
+  std::lock_guard one_writer(session.state().ingest_mu);
   const config::Config& config = session.config();
   const int64_t started_ms = MonotonicMillis();
   const std::string started_at = NowRfc3339();
@@ -291,7 +305,15 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   KEBAB_ASSIGN_OR_RETURN(auto store, OpenStore(config, /*readonly=*/false));
   // Without it (a second connection could not open) commits checkpoint as usual.
   (void)store->CheckpointInBackground();
-  KEBAB_ASSIGN_OR_RETURN(auto states, store->LoadDocStates());
+  // An ingest of a few named files (a save the service's watch saw) reads only their states.
+  std::vector<std::string> explicit_paths;
+  for (const auto& f : walk.files) explicit_paths.push_back(f.workspace_path);
+  KEBAB_ASSIGN_OR_RETURN(
+      auto states,
+      store->LoadDocStates(options.explicit_files.empty() ? nullptr : &explicit_paths));
+  KEBAB_ASSIGN_OR_RETURN(const int64_t stored_before, options.explicit_files.empty()
+                                                          ? static_cast<int64_t>(states.size())
+                                                          : store->CountDocuments());
   // A first ingest builds the read-side indexes once, after its last document.
   KEBAB_ASSIGN_OR_RETURN(const bool bulk_load, store->BeginBulkLoad());
   KEBAB_RETURN_IF_ERROR(
@@ -385,8 +407,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
     const chunk::Chunker* chunker = chunk::ChunkerFor(media);
     ctx.policy_hashes.emplace(chunker, chunker->PolicyHash(ctx.policy));
     const parse::Extractor* extractor = parse::ExtractorFor(media);
-    ctx.versions.emplace(extractor,
-                         extractor->VersionFor({ctx.ocr, ctx.captioner, ctx.transcriber}));
+    ctx.versions.try_emplace(extractor);
   }
 
   for (const source::FoundFile& f : walk.files) ctx.repos.Resolve(ParentDir(f.abs_path));
@@ -559,7 +580,7 @@ Result<IngestReport> Ingest(Session& session, const IngestOptions& options,
   KEBAB_RETURN_IF_ERROR(store->RecordIngestRun(run));
   if (revision_bumped) {
     const int64_t changed = counts.new_docs + counts.updated + counts.purged;
-    const int64_t stored = static_cast<int64_t>(states.size()) + counts.new_docs;
+    const int64_t stored = stored_before + counts.new_docs;
     KEBAB_RETURN_IF_ERROR(
         store->CompactFullTextIndex(!report.aborted && (changed >= 2000 || changed * 5 >= stored)));
     KEBAB_RETURN_IF_ERROR(store->RefreshPlannerStatistics());

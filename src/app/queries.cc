@@ -300,6 +300,17 @@ Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
   return docs;
 }
 
+Result<std::vector<bool>> AreIndexed(Session& session, const std::vector<std::string>& paths) {
+  KEBAB_ASSIGN_OR_RETURN(auto store, session.state().ReadStore(session.config()));
+  std::vector<bool> out;
+  out.reserve(paths.size());
+  for (const std::string& path : paths) {
+    KEBAB_ASSIGN_OR_RETURN(auto docs, store->ListDocuments({.path = path, .limit = 1}));
+    out.push_back(!docs.empty());
+  }
+  return out;
+}
+
 Result<store::StoredDocument> InspectDocument(Session& session, const std::string& doc_id) {
   const config::Config& config = session.config();
   KEBAB_RETURN_IF_ERROR(CheckId(doc_id, "doc"));

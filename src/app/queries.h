@@ -15,6 +15,9 @@
 
 namespace kebab::app {
 
+// For each workspace path, whether a document is indexed from it.
+Result<std::vector<bool>> AreIndexed(Session& session, const std::vector<std::string>& paths);
+
 Result<std::vector<store::DocSummary>> ListDocuments(Session& session,
                                                      const store::DocListFilter& filter);
 

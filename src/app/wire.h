@@ -33,6 +33,10 @@ json StatusReport(const app::StatusReport& report);  // status.v1
 json InitReport(const app::InitReport& report);
 json IngestReport(const app::IngestReport& report);
 json IngestProgress(const IngestEvent& event);
+// The two above read back (wire_parse.cc), for a client of `kebab serve` that renders them as
+// an in-process ingest does. invalid_input for an object of another kind.
+Result<IngestEvent> ParseIngestProgress(const json& progress);
+Result<app::IngestReport> ParseIngestReport(const json& report);
 // IngestProgress(event) as one compact JSON line with its newline, byte for byte what
 // dump() gives; the two per-file events are written directly, since a bulk ingest emits two
 // per file and building each as a json object cost the writer thread ~0.3 s on 38k files.

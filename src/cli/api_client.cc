@@ -35,28 +35,55 @@ ApiClient::ApiClient(const Output& out, const Globals& g, config::Config config)
 
 ApiClient::~ApiClient() = default;
 
-Result<nlohmann::json> ApiClient::Call(std::string_view op, const nlohmann::json& args) {
+Result<bool> ApiClient::ViaService(std::string_view op, const nlohmann::json& args,
+                                   const app::api::CallContext& context, nlohmann::json* out) {
   service_pid_ = 0;
-  if (use_service_) {
-    KEBAB_ASSIGN_OR_RETURN(std::optional<service::Reply> reply,
-                           service::Call(endpoint_, op, args, service::ConfigFingerprint(config_)));
-    if (reply && !reply->config_mismatch) {
-      service_pid_ = reply->pid;
-      if (!reply->result.ok()) return AsFlags(reply->result.status());
-      return std::move(reply->result);
-    }
-    if (reply) {
-      out_.Note("note: the running `kebab serve` (pid " + std::to_string(reply->pid) +
-                ") was started with another configuration; this command runs on its own "
-                "(restart the service to serve this configuration)");
-    }
+  if (!use_service_) return false;
+  KEBAB_ASSIGN_OR_RETURN(std::optional<service::Reply> reply,
+                         service::Call(endpoint_, op, args, service::ConfigFingerprint(config_),
+                                       {.on_event = context.on_event, .cancel = context.cancel}));
+  if (!reply) return false;
+  if (reply->config_mismatch) {
+    out_.Note("note: the running `kebab serve` (pid " + std::to_string(reply->pid) +
+              ") was started with another configuration; this command runs on its own "
+              "(restart the service to serve this configuration)");
+    return false;
   }
+  service_pid_ = reply->pid;
+  if (!reply->result.ok()) return AsFlags(reply->result.status());
+  *out = *std::move(reply->result);
+  return true;
+}
+
+app::Session& ApiClient::LocalSession() {
   if (session_ == nullptr) {
     session_ = std::make_unique<app::Session>(config_, app::SessionOptions{.readonly = readonly_});
   }
-  Result<nlohmann::json> result = app::api::Call(*session_, op, args);
+  return *session_;
+}
+
+Result<nlohmann::json> ApiClient::Call(std::string_view op, const nlohmann::json& args,
+                                       const app::api::CallContext& context) {
+  // The service is not read-only for this command's --readonly: refused here, as in-process.
+  const app::api::Operation* operation = app::api::FindOperation(op);
+  if (readonly_ && operation != nullptr && operation->writes) return app::ReadonlyRefusal(op);
+  nlohmann::json reply;
+  KEBAB_ASSIGN_OR_RETURN(const bool served, ViaService(op, args, context, &reply));
+  if (served) return reply;
+  Result<nlohmann::json> result = app::api::Call(LocalSession(), op, args, context);
   if (!result.ok()) return AsFlags(result.status());
   return result;
+}
+
+Result<bool> ApiClient::CallOr(std::string_view op, const nlohmann::json& args,
+                               const app::api::CallContext& context,
+                               const std::function<void(app::Session&)>& local,
+                               nlohmann::json* reply) {
+  const app::api::Operation* operation = app::api::FindOperation(op);
+  if (readonly_ && operation != nullptr && operation->writes) return app::ReadonlyRefusal(op);
+  KEBAB_ASSIGN_OR_RETURN(const bool served, ViaService(op, args, context, reply));
+  if (!served) local(LocalSession());
+  return served;
 }
 
 std::string ApiClient::served_by() const {

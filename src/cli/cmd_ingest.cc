@@ -10,6 +10,7 @@
 #include "app/admin.h"
 #include "app/ingest.h"
 #include "app/wire.h"
+#include "cli/api_client.h"
 #include "cli/common.h"
 #include "cli/progress.h"
 
@@ -98,34 +99,58 @@ int RunInit(const Output& out, const Globals& g, bool force) {
   return kExitOk;
 }
 
+// Through the ingest operation (app/api.h): run by `kebab serve` when one runs for this config,
+// its progress streamed here, else in this process; rendered the same either way.
 int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
-  app::Session session(*std::move(config), {.readonly = g.readonly});
-  app::IngestOptions options;
+  nlohmann::json a = nlohmann::json::object();
   if (!args.path.empty()) {
+    // Absolute: the service's working directory is not this command's.
     std::error_code ec;
     auto abs = std::filesystem::weakly_canonical(std::filesystem::absolute(args.path, ec), ec);
-    options.root = abs.string();
+    a["path"] = abs.string();
   }
-  options.force_reingest = args.force_reingest;
-  options.summary_only = args.summary_only;
-  options.purge = args.purge;
+  if (args.force_reingest) a["force_reingest"] = true;
+  if (args.summary_only) a["summary_only"] = true;
+  if (args.purge) a["purge"] = true;
   ProgressBar bar(!out.quiet && out.stderr_tty);
   JsonProgress json_progress(stdout);
-  app::IngestEventSink sink = [&](const app::IngestEvent& e) {
+  const app::IngestEventSink sink = [&](const app::IngestEvent& e) {
     if (out.json) {
       json_progress.OnEvent(e);
     } else {
       bar.OnEvent(e);
     }
   };
+  app::api::CallContext context;
+  context.cancel = &g_cancel;
+  context.on_event = [&](const nlohmann::json& j) {
+    if (Result<app::IngestEvent> e = app::wire::ParseIngestProgress(j); e.ok()) sink(*e);
+  };
   g_quiet_signal = out.quiet;
   std::signal(SIGINT, OnSigint);
-  auto report = app::Ingest(session, options, sink, &g_cancel);
+  ApiClient api(out, g, *std::move(config));
+  // In this process the ingest's own events and report, as they are: a cold ingest of tens of
+  // thousands of files would otherwise make and read as many JSON objects.
+  Result<app::IngestReport> report = Status(ErrorCode::kGeneric, "no ingest ran");
+  nlohmann::json reply;
+  Result<bool> served = api.CallOr(
+      "ingest", a, context,
+      [&](app::Session& session) {
+        app::IngestOptions options;
+        if (a.contains("path")) options.root = a["path"].get<std::string>();
+        options.force_reingest = args.force_reingest;
+        options.summary_only = args.summary_only;
+        options.purge = args.purge;
+        report = app::Ingest(session, options, sink, &g_cancel);
+      },
+      &reply);
   std::signal(SIGINT, SIG_DFL);
   json_progress.Flush();
   bar.Finish();
+  if (!served.ok()) return out.Fail(served.status());
+  if (*served) report = app::wire::ParseIngestReport(reply);
   return Finish(out, report);
 }
 

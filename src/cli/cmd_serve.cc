@@ -77,17 +77,41 @@ void PrintStatus(const Output& out, const nlohmann::json& status) {
   }
   out.Line("loaded    " +
            (loaded.empty() ? std::string("nothing yet (loaded on first use)") : loaded));
+  const nlohmann::json& w = s.value("watch", nlohmann::json::object());
+  const std::string state = w.value("state", std::string("off"));
+  std::string watch = state;
+  if (state != "off") {
+    watch += " " + w.value("root", std::string());
+    if (w.value("notifications", false)) {
+      watch += " (" + std::to_string(w.value("directories", 0)) + " folders)";
+    } else if (state != "paused") {
+      watch += " (by periodic scans)";
+    }
+  }
+  out.Line("watch     " + watch);
+  if (w.value("updates", 0) > 0) {
+    const nlohmann::json& c = w["last_update"];
+    out.Line("updated   " + w.value("last_update_at", std::string()) + ": " +
+             std::to_string(c.value("new", 0)) + " new, " + std::to_string(c.value("updated", 0)) +
+             " updated, " + std::to_string(c.value("purged", 0)) + " purged, " +
+             std::to_string(c.value("errors", 0)) + " errors (" +
+             std::to_string(w.value("updates", 0)) + " updates since start)");
+  }
+  for (const auto& warning : w.value("warnings", nlohmann::json::array())) {
+    out.Line("warning   " + warning.get<std::string>());
+  }
 }
 
 }  // namespace
 
-int RunServe(const Output& out, const Globals& g) {
+int RunServe(const Output& out, const Globals& g, bool watch) {
   auto config = LoadConfigFor(g);
   if (!config.ok()) return out.Fail(config.status());
   const service::Endpoint endpoint = service::EndpointFor(*config, g.env);
   ServeLog log(config->storage.state_dir);
   app::Session session(*std::move(config), {.readonly = g.readonly, .long_lived = true});
   service::ServeOptions options;
+  options.watch = watch;
   options.log = [&log](const std::string& line) { log.Write(line); };
   options.on_listening = [&log] {
     log.Write("ready; `kebab` commands with this config now go through it (Ctrl-C stops; log " +

@@ -71,7 +71,7 @@ struct FetchArgs {
 };
 
 int RunInit(const Output& out, const Globals& g, bool force);
-int RunServe(const Output& out, const Globals& g);
+int RunServe(const Output& out, const Globals& g, bool watch);
 int RunStatus(const Output& out, const Globals& g);
 int RunIngest(const Output& out, const Globals& g, const IngestArgs& args);
 int RunIngestFile(const Output& out, const Globals& g, const std::string& path);

@@ -249,14 +249,19 @@ int Main(int argc, char** argv) {
                 "rounds), then answer from the pooled chunks");
 
   app.add_subcommand("doctor", "Check config, data directory, index health and models");
+  bool no_watch = false;
   auto* serve = app.add_subcommand(
       "serve",
       "Run the knowledge base as a service in the foreground: one process that keeps the\n"
+      "index current as you write (it watches the workspace and indexes what changed a\n"
+      "moment after each save; a vanished root pauses it and purges nothing), keeps the\n"
       "models, the vector index and the store open, and answers search, fetch, list,\n"
-      "inspect, schema and doctor for every `kebab` command run with the same config\n"
+      "inspect, schema, doctor and ingest for every `kebab` command run with the same config\n"
       "(they use it by themselves: same output, same exit codes). It listens on a Unix\n"
       "socket only you can open ($XDG_RUNTIME_DIR/kebab/); one per data directory. Logs go\n"
       "to stderr and {state_dir}/serve.log; Ctrl-C stops it. `kebab status` shows it");
+  serve->add_flag("--no-watch", no_watch,
+                  "Do not watch the workspace (also [watch] enabled = false)");
   app.add_subcommand("status",
                      "Whether `kebab serve` runs for this config's data directory: its pid,\n"
                      "uptime, socket, calls answered, memory and what it holds loaded");
@@ -357,7 +362,7 @@ int Main(int argc, char** argv) {
   if (*ask) return RunAsk(out, g, ask_args);
   if (app.got_subcommand("doctor")) return RunDoctor(out, g);
   if (app.got_subcommand("schema")) return RunSchema(out, g);
-  if (*serve) return RunServe(out, g);
+  if (*serve) return RunServe(out, g, !no_watch);
   if (app.got_subcommand("status")) return RunStatus(out, g);
   if (*mcp) return RunMcp(out, g, mcp_args);
   if (*reset) return RunReset(out, g, reset_scope, yes);

@@ -1,4 +1,5 @@
 // The client's side: one connection per call.
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -27,10 +28,12 @@ Status StatusOf(const nlohmann::json& error) {
 }  // namespace
 
 Result<std::optional<Reply>> Call(const Endpoint& endpoint, std::string_view op,
-                                  const nlohmann::json& args, const std::string& fingerprint) {
+                                  const nlohmann::json& args, const std::string& fingerprint,
+                                  const CallOptions& options) {
   if (!internal::CheckSocketPath(endpoint.socket).ok()) return std::optional<Reply>();
   internal::Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-  if (!fd.valid()) return IoError(std::string("cannot make a Unix socket: ") + std::strerror(errno));
+  if (!fd.valid())
+    return IoError(std::string("cannot make a Unix socket: ") + std::strerror(errno));
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   std::memcpy(addr.sun_path, endpoint.socket.c_str(), endpoint.socket.size() + 1);
@@ -40,11 +43,23 @@ Result<std::optional<Reply>> Call(const Endpoint& endpoint, std::string_view op,
   }
   const nlohmann::json request = {{"op", op}, {"args", args}, {"config", fingerprint}};
   KEBAB_RETURN_IF_ERROR(internal::WriteAll(
-      fd.get(),
-      request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"));
-  KEBAB_ASSIGN_OR_RETURN(std::string line, internal::ReadLine(fd.get()));
-  const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return IoError("the service answered with something that is not JSON");
+      fd.get(), request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"));
+  nlohmann::json j;
+  bool cancel_sent = false;
+  for (;;) {
+    // Woken every 100 ms to pass on a cancel (Ctrl-C sets a flag; it cannot write here).
+    if (options.cancel != nullptr && options.cancel->load() && !cancel_sent) {
+      cancel_sent = true;
+      (void)internal::WriteAll(fd.get(), "{\"cancel\":true}\n");
+    }
+    pollfd p{fd.get(), POLLIN, 0};
+    if (::poll(&p, 1, 100) == 0) continue;
+    KEBAB_ASSIGN_OR_RETURN(std::string line, internal::ReadLine(fd.get()));
+    j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object()) return IoError("the service answered with something that is not JSON");
+    if (!j.contains("event")) break;
+    if (options.on_event) options.on_event(j["event"]);
+  }
   Reply reply;
   reply.pid = j.value("pid", 0L);
   if (j.value("config_mismatch", false)) {

@@ -22,6 +22,7 @@
 #include "app/wire.h"
 #include "core/time.h"
 #include "service/internal/socket.h"
+#include "service/internal/watch.h"
 #include "service/service.h"
 
 namespace kebab::service {
@@ -41,8 +42,9 @@ Status PrepareSocketDir(const std::string& dir) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) return IoError(Errno("cannot stat " + dir));
   if (st.st_uid != ::geteuid()) {
-    return IoError(dir + " belongs to another user; the service's socket must be in a directory "
-                         "of yours",
+    return IoError(dir +
+                       " belongs to another user; the service's socket must be in a directory "
+                       "of yours",
                    "set XDG_RUNTIME_DIR to a directory of yours");
   }
   if ((st.st_mode & 077) != 0 && ::chmod(dir.c_str(), 0700) != 0) {
@@ -74,6 +76,10 @@ class Server {
     Log("serving " + session_.config().storage.data_dir + " on " + endpoint_.socket + " (pid " +
         std::to_string(::getpid()) + ")");
     if (options_.on_listening) options_.on_listening();
+    if (options_.watch) {
+      watch_ = std::make_unique<internal::WatchLoop>(session_, options_.log);
+      watch_->Start();
+    }
     while (!stop.load()) {
       pollfd p{listener_.get(), POLLIN, 0};
       const int ready = ::poll(&p, 1, 200);
@@ -92,6 +98,8 @@ class Server {
       idle_.wait(lock, [&] { return threads_.empty(); });
     }
     JoinFinished();
+    // After the calls: a status call reads it.
+    watch_.reset();
     // The lock goes with the process; its text would name a service that is gone.
     if (::ftruncate(lock_.get(), 0) != 0) Log(Errno("cannot clear " + endpoint_.lock));
     Log("stopped");
@@ -118,10 +126,10 @@ class Server {
               j.value("started_at", std::string("?")) + ", socket " +
               j.value("socket", std::string("?"));
       }
-      return IoError("a service already runs for " + session_.config().storage.data_dir + " (" +
-                         who + ")",
-                     "`kebab status` shows it; stop it (Ctrl-C where it runs, or kill PID) before "
-                     "starting another");
+      return IoError(
+          "a service already runs for " + session_.config().storage.data_dir + " (" + who + ")",
+          "`kebab status` shows it; stop it (Ctrl-C where it runs, or kill PID) before "
+          "starting another");
     }
     const std::string text = json{{"pid", ::getpid()},
                                   {"socket", endpoint_.socket},
@@ -202,13 +210,15 @@ class Server {
     if (!line.ok()) return;  // the client went away
     const json request = json::parse(*line, nullptr, /*allow_exceptions=*/false);
     if (!request.is_object() || !request.contains("op") || !request["op"].is_string()) {
-      reply["error"] = app::wire::Error(InvalidInput("not a service request: " + line->substr(0, 80)));
-    } else if (request["op"] != "status" && request.value("config", std::string()) != fingerprint_) {
+      reply["error"] =
+          app::wire::Error(InvalidInput("not a service request: " + line->substr(0, 80)));
+    } else if (request["op"] != "status" &&
+               request.value("config", std::string()) != fingerprint_) {
       reply["config_mismatch"] = true;
     } else {
       const std::string op = request["op"];
       const json args = request.value("args", json::object());
-      Result<json> result = op == "status" ? Result<json>(StatusJson()) : Call(op, args);
+      Result<json> result = op == "status" ? Result<json>(StatusJson()) : Call(fd, op, args);
       if (result.ok()) {
         reply["result"] = std::move(*result);
       } else {
@@ -223,13 +233,40 @@ class Server {
     (void)internal::WriteAll(fd, text);
   }
 
-  Result<json> Call(const std::string& op, const json& args) {
-    // A third-party exception must not end the service.
-    try {
-      return app::api::Call(session_, op, args);
-    } catch (const std::exception& e) {
-      return GenericError(op + " failed: " + e.what());
+  Result<json> Call(int fd, const std::string& op, const json& args) {
+    const app::api::Operation* operation = app::api::FindOperation(op);
+    app::api::CallContext context;
+    std::atomic<bool> cancel{false};
+    std::thread listener;
+    std::mutex write_mu;
+    if (operation != nullptr && operation->reports_progress) {
+      context.cancel = &cancel;
+      context.on_event = [&](const json& event) {
+        const std::string line =
+            json{{"event", event}}.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+        std::lock_guard lock(write_mu);
+        // A client that went away cancels; the call ends at its next document.
+        if (!internal::WriteAll(fd, line).ok()) cancel = true;
+      };
+      // A cancel line or the client hanging up stops the operation.
+      listener = std::thread([fd, &cancel] {
+        Result<std::string> line = internal::ReadLine(fd);
+        cancel = true;
+      });
     }
+    Result<json> result = [&]() -> Result<json> {
+      // A third-party exception must not end the service.
+      try {
+        return app::api::Call(session_, op, args, context);
+      } catch (const std::exception& e) {
+        return GenericError(op + " failed: " + e.what());
+      }
+    }();
+    if (listener.joinable()) {
+      ::shutdown(fd, SHUT_RD);  // ends the listener's read
+      listener.join();
+    }
+    return result;
   }
 
   json StatusJson() {
@@ -241,8 +278,7 @@ class Server {
     s.pid = ::getpid();
     s.started_at = started_at_;
     s.socket = endpoint_.socket;
-    s.uptime_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    s.uptime_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     {
       std::lock_guard lock(mu_);
       s.requests = requests_;
@@ -250,6 +286,7 @@ class Server {
     }
     s.rss_bytes = ResidentBytes();
     s.loaded = session_.Resources();
+    if (watch_) s.watch = watch_->Status();
     return app::wire::StatusReport(report);
   }
 
@@ -260,6 +297,7 @@ class Server {
   const std::chrono::steady_clock::time_point started_;
   const std::string started_at_;
   internal::Fd lock_, listener_;
+  std::unique_ptr<internal::WatchLoop> watch_;
 
   std::mutex mu_;
   // A connection's thread moves itself from threads_ to finished_ as it ends; the accept loop

@@ -11,8 +11,11 @@
 //
 // Protocol: one request per connection, one JSON object per line. The client sends
 //   {"op": NAME, "args": {...}, "config": FINGERPRINT}
-// and the service answers with one line:
+// and the service answers, after {"event": <...>} lines from an operation that reports its
+// progress (ingest: ingest_progress.v1), with one line:
 //   {"pid": N, "result": <wire v1 object>}   or   {"pid": N, "error": <error.v1>}
+// While such an operation runs, a line {"cancel": true} from the client, or its hanging up,
+// stops it as Ctrl-C stops it in-process (the reply still comes, its report says aborted).
 // or, when the client loaded another configuration than the service (ConfigFingerprint), with
 // {"pid": N, "config_mismatch": true}: the client then runs the call itself. The service's own
 // operation `status` answers status.v1.
@@ -53,6 +56,8 @@ struct ServeOptions {
   std::function<void(const std::string& line)> log;
   // Called once the socket listens.
   std::function<void()> on_listening;
+  // Keep the index current as files change ([watch]; service/internal/watch.h).
+  bool watch = true;
 };
 
 // Takes the lock, listens on the socket and answers connections until `stop` is set (checked a
@@ -71,15 +76,22 @@ std::optional<RunningService> FindRunning(const Endpoint& endpoint);
 
 // One call to a running service.
 struct Reply {
-  long pid = 0;                    // the service's
-  bool config_mismatch = false;    // it runs with another configuration: run the call yourself
+  long pid = 0;                  // the service's
+  bool config_mismatch = false;  // it runs with another configuration: run the call yourself
   Result<nlohmann::json> result = nlohmann::json();
+};
+
+// What a call may do while it waits for the reply.
+struct CallOptions {
+  std::function<void(const nlohmann::json& event)> on_event;  // the operation's progress
+  const std::atomic<bool>* cancel = nullptr;  // set: ask the service to stop the operation
 };
 
 // The reply to `op` with `args`, or nullopt when no service listens at `endpoint` (no socket,
 // or nothing accepting on it: a service that died), so the caller runs the call in-process.
 // io_error when the service accepted the call but the connection broke before its reply.
 Result<std::optional<Reply>> Call(const Endpoint& endpoint, std::string_view op,
-                                  const nlohmann::json& args, const std::string& fingerprint);
+                                  const nlohmann::json& args, const std::string& fingerprint,
+                                  const CallOptions& options = {});
 
 }  // namespace kebab::service

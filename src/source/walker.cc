@@ -17,27 +17,15 @@
 #include "core/ids.h"
 #include "core/unicode.h"
 #include "source/ignore.h"
+#include "source/internal/names.h"
 
 namespace kebab::source {
 namespace {
 
-constexpr std::string_view kGitignoreName = ".gitignore";
-constexpr std::string_view kKebabignoreName = ".kebabignore";
-
-constexpr std::string_view kBlacklistedDirs[] = {"node_modules", "target", "__pycache__", ".venv",
-                                                 "venv"};
-
-bool IsBlacklistedDir(std::string_view name) {
-  return std::find(std::begin(kBlacklistedDirs), std::end(kBlacklistedDirs), name) !=
-         std::end(kBlacklistedDirs);
-}
-
-// Files never worth a report line: the ignore files themselves and macOS Finder debris
-// (AppleDouble "._x.md" files would otherwise pass as Markdown).
-bool IsSilentlySkippedFile(std::string_view name) {
-  return name == kGitignoreName || name == kKebabignoreName || name == ".DS_Store" ||
-         name.starts_with("._");
-}
+using internal::IsBlacklistedDir;
+using internal::IsSilentlySkippedFile;
+using internal::kGitignoreName;
+using internal::kKebabignoreName;
 
 // Key of skipped_by_extension: the lower-cased last extension with its dot, "(none)" when
 // the name has none (a leading dot alone does not start an extension).

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 
 #include "core/status.h"
 #include "core/types.h"
+#include "source/ignore.h"
 
 namespace kebab::source {
 
@@ -74,6 +76,37 @@ struct WalkResult {
 // Walks `options.root`, returning the files of `options.media`. Fails only when the root itself is
 // missing, not a directory or unreadable (an empty result would look like a deleted workspace).
 Result<WalkResult> Walk(const WalkOptions& options);
+
+// The walker's ignore rules for one path at a time, outside a walk: `kebab serve`'s watch asks
+// whether a changed path is one an ingest would look at, and which folders to watch. The order
+// is the walker's: `.git` and the built-in blacklist, the config's excludes (and `extra`
+// patterns), then .gitignore and .kebabignore at every level, read from disk when first needed
+// and kept until Forget. Size caps and media are not its business (the ingest decides those).
+// Not thread-safe: one owner.
+class PathRules {
+ public:
+  PathRules(std::string root, const std::vector<std::string>& exclude,
+            const std::vector<std::string>& extra = {});
+  ~PathRules();
+  PathRules(const PathRules&) = delete;
+  PathRules& operator=(const PathRules&) = delete;
+
+  // Whether the walker would pass over `workspace_path` (relative to the root, '/'-separated)
+  // or a folder above it.
+  bool Skips(std::string_view workspace_path, bool is_dir);
+
+  // Drops the ignore files read so far (one changed).
+  void Forget();
+
+ private:
+  struct DirRules;
+  const DirRules& RulesOf(const std::string& dir_ws);
+  bool SkipsOne(std::string_view workspace_path, std::string_view name, bool is_dir);
+
+  std::string root_;
+  IgnoreList excludes_;
+  std::map<std::string, std::unique_ptr<DirRules>, std::less<>> dirs_;  // by the folder's path
+};
 
 // Media kind from a file name (case-insensitive): its extension, or for code
 // CodeLanguageOfPath.

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -459,6 +460,43 @@ TEST_F(WalkerTest, UnreadableFileIsCounted) {
   const WalkResult r = WalkRoot();
   EXPECT_THAT(Paths(r), IsEmpty());
   EXPECT_EQ(Count(r, kSkipUnreadable), 1u);
+}
+
+// PathRules answers one path at a time what a walk decides for the whole tree.
+TEST_F(WalkerTest, PathRulesAgreeWithTheWalk) {
+  Write(".gitignore", "build/\n*.log\n!keep.log\n");
+  Write("notes/.kebabignore", "private.md\n");
+  Write("notes/.gitignore", "!build/\n");
+  for (const char* rel :
+       {"a.md", "x.log", "keep.log", "build/out.md", "notes/build/b.md", "notes/private.md",
+        "notes/ok.md", "drafts/d.md", "node_modules/m.md", ".git/HEAD.md", "deep/er/._mac.md",
+        ".#lock.md", "notes/#auto.md#", "notes/ok.md~", ".ok.md.swp"}) {
+    Write(rel);
+  }
+  WalkOptions options;
+  options.exclude = {"drafts/"};
+  options.media = {MediaKind::kMarkdown, MediaKind::kOther};
+  const WalkResult walk = WalkRoot(options);
+  std::set<std::string> walked;
+  for (const FoundFile& f : walk.files) walked.insert(f.workspace_path);
+  PathRules rules(root_, options.exclude);
+  for (const char* rel :
+       {"a.md", "x.log", "keep.log", "build/out.md", "notes/build/b.md", "notes/private.md",
+        "notes/ok.md", "drafts/d.md", "node_modules/m.md", ".git/HEAD.md", "deep/er/._mac.md",
+        ".#lock.md", "notes/#auto.md#", "notes/ok.md~", ".ok.md.swp"}) {
+    EXPECT_EQ(rules.Skips(rel, false), walked.count(rel) == 0) << rel;
+  }
+  EXPECT_TRUE(walked.count("a.md") && walked.count("notes/ok.md") && walked.count("keep.log"));
+  EXPECT_EQ(walk.skipped.counts.count("unsupported"), 0u);  // editors' files are not counted
+  EXPECT_TRUE(rules.Skips("build", true));
+  EXPECT_FALSE(rules.Skips("notes/build", true));
+  EXPECT_TRUE(PathRules(root_, {}, {"*.md"}).Skips("notes/ok.md", false));
+  // A changed ignore file counts once forgotten.
+  Write("notes/.kebabignore", "ok.md\n");
+  EXPECT_FALSE(rules.Skips("notes/ok.md", false));
+  rules.Forget();
+  EXPECT_TRUE(rules.Skips("notes/ok.md", false));
+  EXPECT_FALSE(rules.Skips("notes/private.md", false));
 }
 
 }  // namespace

@@ -128,20 +128,40 @@ Status Store::Configure(const StoreOptions& options) {
   return Status::OK();
 }
 
-Result<std::unordered_map<std::string, StoredDocState>> Store::LoadDocStates() {
+Result<std::unordered_map<std::string, StoredDocState>> Store::LoadDocStates(
+    const std::vector<std::string>* paths) {
   std::unordered_map<std::string, StoredDocState> states;
-  Statement q(db_,
-              "SELECT workspace_path, doc_id, asset_id, parser_version, "
-              "coalesce(chunker_version, ''), coalesce(policy_hash, ''), source_uri "
-              "FROM documents");
+  const std::string select =
+      "SELECT workspace_path, doc_id, asset_id, parser_version, coalesce(chunker_version, ''), "
+      "coalesce(policy_hash, ''), source_uri FROM documents";
+  Statement q(db_, paths == nullptr ? select : select + " WHERE workspace_path = ?1");
   Status st;
-  while (q.Step(&st)) {
-    states.emplace(q.ColumnText(0),
-                   StoredDocState{q.ColumnText(1), q.ColumnText(2), q.ColumnText(3),
-                                  q.ColumnText(4), q.ColumnText(5), q.ColumnText(6)});
+  auto read = [&] {
+    while (q.Step(&st)) {
+      states.emplace(q.ColumnText(0),
+                     StoredDocState{q.ColumnText(1), q.ColumnText(2), q.ColumnText(3),
+                                    q.ColumnText(4), q.ColumnText(5), q.ColumnText(6)});
+    }
+  };
+  if (paths == nullptr) {
+    read();
+  } else {
+    for (const std::string& path : *paths) {
+      q.Reset();
+      q.Bind(1, path);
+      read();
+      if (!st.ok()) break;
+    }
   }
   if (!st.ok()) return st;
   return states;
+}
+
+Result<int64_t> Store::CountDocuments() {
+  Statement q(db_, "SELECT count(*) FROM documents");
+  Status st;
+  if (!q.Step(&st)) return st.ok() ? Status(ErrorCode::kCorrupt, "count(*) gave no row") : st;
+  return q.ColumnInt(0);
 }
 
 Status Store::CheckpointInBackground(int64_t max_log_bytes) {

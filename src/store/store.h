@@ -198,7 +198,11 @@ class Store {
   };
 
   // --- ingest side ---
-  Result<std::unordered_map<std::string, StoredDocState>> LoadDocStates();
+  // The stored state of every document by workspace path, or of those at `paths` only (an
+  // ingest of a few files in a large index need not read them all).
+  Result<std::unordered_map<std::string, StoredDocState>> LoadDocStates(
+      const std::vector<std::string>* paths = nullptr);
+  Result<int64_t> CountDocuments();
   // Replaces whatever document is stored at doc.workspace_path with this one, atomically
   // (old blocks, chunks, tags and FTS rows go with it): its own transaction, or its own
   // savepoint inside a batch.

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import urllib.request
 import warnings
@@ -375,3 +376,45 @@ class FakeOllama:
 def kill_quietly(proc, sig=signal.SIGKILL):
     if proc.poll() is None:
         os.kill(proc.pid, sig)
+
+
+class ServiceTestCase(KebabTestCase):
+    """A KebabTestCase that may start `kebab serve` for its sandbox (XDG_RUNTIME_DIR inside it),
+    stopped with Ctrl-C at the end."""
+
+    def setUp(self):
+        super().setUp()
+        self.run_dir = os.path.join(self.sb.tmp, "run")
+        self.env = {"XDG_RUNTIME_DIR": self.run_dir}
+        self.service = None
+        self.addCleanup(self.stop)
+
+    def stop(self):
+        if self.service is None:
+            return
+        if self.service.poll() is None:
+            self.service.send_signal(signal.SIGINT)
+            try:
+                self.service.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.service.kill()
+                self.service.wait()
+        self.service.stdout.close()
+        self.service.stderr.close()
+
+    def start(self, *args):
+        """`kebab serve ARGS` in the background, once `kebab status` sees it answer."""
+        self.stop()
+        self.service = self.sb.popen("serve", *args, env=self.env)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.service.poll() is not None:
+                self.fail("kebab serve exited: " + self.service.stderr.read().decode())
+            status = self.status()
+            if status["service"]["running"]:
+                return status
+            time.sleep(0.05)
+        self.fail("kebab serve did not answer within 30 s")
+
+    def status(self):
+        return self.kjson("status", schema="status", env=self.env)

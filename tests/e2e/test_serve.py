@@ -8,11 +8,9 @@ import os
 import signal
 import socket
 import stat
-import subprocess
-import time
 import unittest
 
-from kebab_e2e import EXIT_ERROR, EXIT_NO_RESULT, EXIT_OK, KebabTestCase
+from kebab_e2e import EXIT_NO_RESULT, EXIT_OK, ServiceTestCase
 
 IN_PROCESS = {"KEBAB_NO_SERVICE": "1"}
 
@@ -26,45 +24,13 @@ def timeless(value):
     return value
 
 
-class ServeTest(KebabTestCase):
+class ServeTest(ServiceTestCase):
 
     def setUp(self):
         super().setUp()
         self.sb.write_config('[models.embedding]\nprovider = "none"\n')
         self.sb.copy_fixture("notes")
         self.ingest()
-        self.run_dir = os.path.join(self.sb.tmp, "run")
-        self.env = {"XDG_RUNTIME_DIR": self.run_dir}
-        self.service = None
-
-    def tearDown(self):
-        if self.service and self.service.poll() is None:
-            self.service.send_signal(signal.SIGINT)
-            try:
-                self.service.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.service.kill()
-                self.service.wait()
-        if self.service:
-            self.service.stdout.close()
-            self.service.stderr.close()
-        super().tearDown()
-
-    def start(self):
-        """`kebab serve` in the background, once `kebab status` sees it answer."""
-        self.service = self.sb.popen("serve", env=self.env)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if self.service.poll() is not None:
-                self.fail("kebab serve exited: " + self.service.stderr.read().decode())
-            status = self.status()
-            if status["service"]["running"]:
-                return status
-            time.sleep(0.05)
-        self.fail("kebab serve did not answer within 30 s")
-
-    def status(self):
-        return self.kjson("status", schema="status", env=self.env)
 
     def run_both(self, *args):
         """The same command through the service and in-process: (served, in_process)."""
@@ -170,10 +136,62 @@ class ServeTest(KebabTestCase):
         r = self.sb.run("search", "borrow", "--trace", env=self.env)
         self.assertExit(r, EXIT_OK)
         self.assertIn("served by this process", r.stdout)
-        self.service.stdout.close()
-        self.service.stderr.close()
         second = self.start()
         self.assertNotEqual(second["service"]["pid"], first["service"]["pid"])
+
+    def test_ingest_is_run_by_the_service_with_the_same_stream_and_report(self):
+        self.start()
+        self.sb.write("notes/new.md", "# New\n\nThe pelican ledger.\n")
+
+        def stream(env):
+            r = self.sb.run("--json", "ingest", env=env)
+            self.assertExit(r, EXIT_OK)
+            lines = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+            for line in lines[:-1]:
+                self.assertValid("ingest_progress", line)
+            self.assertValid("ingest_report", lines[-1])
+            drop = ("ts", "run_id", "duration_ms", "ms", "corpus_revision", "idx")
+            kept = [{k: v for k, v in l.items() if k not in drop} for l in lines]
+            kept[-1]["items"] = sorted(kept[-1]["items"] or [], key=lambda i: i["doc_path"])
+            # Files finish in any order on parallel workers.
+            return sorted(kept[:-1], key=lambda l: json.dumps(l, sort_keys=True)) + kept[-1:]
+
+        served = stream(self.env)
+        self.assertEqual(served[-1]["new"], 1, served[-1])
+        self.assertGreaterEqual(self.status()["service"]["requests"], 1)
+        self.assertEqual(self.paths_for_word("pelican"), ["notes/new.md"])
+        # Nothing changed since: the same stream and report from the service and in-process.
+        self.assertEqual(stream(self.env), stream(dict(self.env, KEBAB_NO_SERVICE="1")))
+        human = self.sb.run("ingest", env=self.env)
+        self.assertExit(human, EXIT_OK)
+        self.assertIn("unchanged", human.stdout)
+        refused = self.sb.run("--readonly", "--json", "ingest", env=self.env)
+        self.assertError(refused, "readonly_mode", EXIT_NO_RESULT)
+
+    def paths_for_word(self, words):
+        r = self.sb.run("--json", "search", *words.split(), env=self.env)
+        return sorted({h["doc_path"] for h in json.loads(r.stdout)["hits"]})
+
+    def test_ctrl_c_of_the_cli_stops_the_services_ingest(self):
+        self.start("--no-watch")
+        for i in range(3000):
+            self.sb.write(f"bulk/n{i:04d}.md", f"# Bulk {i}\n\nbulkword {i} " + "text " * 200)
+        cli = self.sb.popen("--json", "ingest", env=self.env)
+        seen = 0
+        for line in cli.stdout:
+            if b'"asset_finished"' in line:
+                seen += 1
+            if seen == 20:
+                cli.send_signal(signal.SIGINT)
+                break
+        out, err = cli.communicate(timeout=60)
+        self.assertEqual(cli.returncode, 130, err.decode())
+        report = json.loads(out.decode().strip().splitlines()[-1])
+        self.assertTrue(report["aborted"])
+        self.assertLess(report["new"], 3000)
+        # The service is still there, and the next ingest finishes the job.
+        _, report = self.ingest(env=self.env)
+        self.assertEqual(report["new"] + report["unchanged"], 3000 + 9)
 
     def test_a_cli_with_another_config_runs_on_its_own(self):
         self.start()

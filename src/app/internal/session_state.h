@@ -78,6 +78,9 @@ struct SessionState {
                                                                 store::Store& store,
                                                                 int64_t space_id, int dimensions);
 
+  // Held by each ingest: one at a time per session (the service's watch and an ingest it runs
+  // for a client would otherwise be two writers taking turns at SQLite's lock mid-batch).
+  std::mutex ingest_mu;
   // Set once each is open, so that status can say so without waiting for a model in use.
   std::atomic<bool> has_embedder{false}, has_llm{false}, has_index{false};
 
