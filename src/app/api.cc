@@ -43,35 +43,8 @@ Result<json> ListDocs(Session& session, const json& args, const CallContext&) {
 }
 
 Result<json> Fetch(Session& session, const json& args, const CallContext&) {
-  const std::string kind = String(args, "kind");
-  const std::string id = String(args, "id");
-  const int max_tokens = args.value("max_tokens", 0);
-  if (kind == "uri") {
-    if (!args.contains("uri")) return InvalidInput("argument 'uri' is required for kind uri");
-    KEBAB_ASSIGN_OR_RETURN(FetchResult r, FetchCitation(session, String(args, "uri"), max_tokens));
-    return wire::FetchResult(r);
-  }
-  if (!args.contains("id")) return InvalidInput("argument 'id' is required for kind " + kind);
-  const bool lines = args.contains("line_start") && args.contains("line_end");
-  const bool pages = args.contains("page_start");
-  const bool times = args.contains("start_ms") && args.contains("end_ms");
-  if (kind == "span" && int{lines} + int{pages} + int{times} != 1) {
-    return InvalidInput(
-        "kind span needs line_start and line_end, page_start (and page_end), or start_ms and "
-        "end_ms",
-        "take them from a hit's citation: start and end, page, or start_ms and end_ms");
-  }
-  Result<FetchResult> r =
-      kind == "chunk" ? FetchChunk(session, id, args.value("context", 0))
-      : kind == "doc" ? FetchDocument(session, id, max_tokens)
-      : times         ? FetchTime(session, id, args["start_ms"].get<uint64_t>(),
-                                  args["end_ms"].get<uint64_t>(), max_tokens)
-      : pages         ? FetchPages(session, id, args["page_start"].get<int>(),
-                                   args.value("page_end", args["page_start"].get<int>()), max_tokens)
-              : FetchSpan(session, id, args["line_start"].get<int>(), args["line_end"].get<int>(),
-                          max_tokens);
-  KEBAB_RETURN_IF_ERROR(r.status());
-  return wire::FetchResult(*r);
+  KEBAB_ASSIGN_OR_RETURN(FetchResult r, FetchOf(session, args));
+  return wire::FetchResult(r);
 }
 
 Result<json> Inspect(Session& session, const json& args, const CallContext&) {
@@ -244,6 +217,38 @@ json SearchArguments() {
       {"trace", Bool("Add the milliseconds each stage took (trace.timing).")},
   });
   return props;
+}
+
+Result<FetchResult> FetchOf(Session& session, const json& args) {
+  const std::string kind = String(args, "kind");
+  const std::string id = String(args, "id");
+  const int max_tokens = args.value("max_tokens", 0);
+  if (kind == "uri") {
+    if (!args.contains("uri")) return InvalidInput("argument 'uri' is required for kind uri");
+    return FetchCitation(session, String(args, "uri"), max_tokens);
+  }
+  if (!args.contains("id")) return InvalidInput("argument 'id' is required for kind " + kind);
+  const bool lines = args.contains("line_start") && args.contains("line_end");
+  const bool pages = args.contains("page_start");
+  const bool times = args.contains("start_ms") && args.contains("end_ms");
+  if (kind == "span" && int{lines} + int{pages} + int{times} != 1) {
+    return InvalidInput(
+        "kind span needs line_start and line_end, page_start (and page_end), or start_ms and "
+        "end_ms",
+        "take them from a hit's citation: start and end, page, or start_ms and end_ms");
+  }
+  if (kind == "chunk") return FetchChunk(session, id, args.value("context", 0));
+  if (kind == "doc") return FetchDocument(session, id, max_tokens);
+  if (times) {
+    return FetchTime(session, id, args["start_ms"].get<uint64_t>(), args["end_ms"].get<uint64_t>(),
+                     max_tokens);
+  }
+  if (pages) {
+    return FetchPages(session, id, args["page_start"].get<int>(),
+                      args.value("page_end", args["page_start"].get<int>()), max_tokens);
+  }
+  return FetchSpan(session, id, args["line_start"].get<int>(), args["line_end"].get<int>(),
+                   max_tokens);
 }
 
 FilterParams FilterParamsOf(const json& args) {

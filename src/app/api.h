@@ -64,6 +64,10 @@ Result<nlohmann::json> Call(Session& session, std::string_view operation,
 nlohmann::json FilterArguments();
 nlohmann::json SearchArguments();
 
+// What fetch arguments (checked against the fetch operation's schema) read: the fetch
+// operation's result before it becomes fetch_result.v1 (MCP renders it as text too).
+Result<FetchResult> FetchOf(Session& session, const nlohmann::json& args);
+
 // The parameters arguments already checked against those schemas state.
 FilterParams FilterParamsOf(const nlohmann::json& args);
 SearchParams SearchParamsOf(const nlohmann::json& args);

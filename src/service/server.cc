@@ -77,12 +77,15 @@ class Server {
         std::to_string(::getpid()) + ")");
     if (options_.on_listening) options_.on_listening();
     if (options_.watch) {
+      const internal::BlockStopSignals blocked;
       watch_ = std::make_unique<internal::WatchLoop>(session_, options_.log);
       watch_->Start();
     }
     while (!stop.load()) {
+      // Ctrl-C interrupts this poll (the other threads have the stop signals blocked); the
+      // timeout is for a stop set some other way, and for joining finished calls' threads.
       pollfd p{listener_.get(), POLLIN, 0};
-      const int ready = ::poll(&p, 1, 200);
+      const int ready = ::poll(&p, 1, 2000);
       if (ready < 0 && errno != EINTR) return IoError(Errno("poll on the service socket"));
       JoinFinished();
       if (ready <= 0) continue;
@@ -180,6 +183,7 @@ class Server {
   }
 
   void Start(internal::Fd conn) {
+    const internal::BlockStopSignals blocked;
     std::lock_guard lock(mu_);
     ++in_flight_;
     threads_.emplace_back();

@@ -33,8 +33,8 @@ Result<std::string> ReadLine(int fd) {
     }
     if (n == 0) return IoError("the service connection closed before a whole line");
     const void* nl = std::memchr(buf, '\n', static_cast<size_t>(n));
-    const size_t take = nl ? static_cast<size_t>(static_cast<const char*>(nl) - buf) + 1
-                           : static_cast<size_t>(n);
+    const size_t take =
+        nl ? static_cast<size_t>(static_cast<const char*>(nl) - buf) + 1 : static_cast<size_t>(n);
     const ssize_t got = ::recv(fd, buf, take, 0);
     if (got < 0) {
       if (errno == EINTR) continue;
@@ -47,6 +47,18 @@ Result<std::string> ReadLine(int fd) {
       return line;
     }
   }
+}
+
+BlockStopSignals::BlockStopSignals() {
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, &old_);
+}
+
+BlockStopSignals::~BlockStopSignals() {
+  pthread_sigmask(SIG_SETMASK, &old_, nullptr);
 }
 
 Status CheckSocketPath(const std::string& path) {

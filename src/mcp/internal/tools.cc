@@ -123,29 +123,8 @@ Result<ToolOutput> AskTool(app::Session& session, const json& args, const CallCo
 }
 
 Result<ToolOutput> FetchTool(app::Session& session, const json& args, const CallContext&) {
-  const std::string kind = String(args, "kind");
-  const std::string id = String(args, "id");
-  const int max_tokens = args.value("max_tokens", 0);
-  const bool lines = args.contains("line_start") && args.contains("line_end");
-  const bool pages = args.contains("page_start");
-  const bool times = args.contains("start_ms") && args.contains("end_ms");
-  if (kind == "span" && int{lines} + int{pages} + int{times} != 1) {
-    return InvalidInput(
-        "kind span needs line_start and line_end, page_start (and page_end), or start_ms and "
-        "end_ms",
-        "take them from a hit's citation: start and end, page, or start_ms and end_ms");
-  }
-  Result<app::FetchResult> r =
-      kind == "chunk" ? app::FetchChunk(session, id, args.value("context", 0))
-      : kind == "doc" ? app::FetchDocument(session, id, max_tokens)
-      : times         ? app::FetchTime(session, id, args["start_ms"].get<uint64_t>(),
-                                       args["end_ms"].get<uint64_t>(), max_tokens)
-      : pages         ? app::FetchPages(session, id, args["page_start"].get<int>(),
-                                        args.value("page_end", args["page_start"].get<int>()), max_tokens)
-                      : app::FetchSpan(session, id, args["line_start"].get<int>(),
-                                       args["line_end"].get<int>(), max_tokens);
-  KEBAB_RETURN_IF_ERROR(r.status());
-  return ToolOutput{app::wire::FetchResult(*r), app::render::Fetch(*r)};
+  KEBAB_ASSIGN_OR_RETURN(app::FetchResult r, app::api::FetchOf(session, args));
+  return ToolOutput{app::wire::FetchResult(r), app::render::Fetch(r)};
 }
 
 Result<ToolOutput> ListDocsTool(app::Session& session, const json& args, const CallContext&) {

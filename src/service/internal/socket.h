@@ -3,6 +3,7 @@
 // Thread safety: a Fd is one thread's; the functions keep no state.
 #pragma once
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <string>
@@ -54,5 +55,19 @@ Result<std::string> ReadLine(int fd);
 
 // A sockaddr_un path fits in 107 bytes; longer ones are refused with a hint.
 Status CheckSocketPath(const std::string& path);
+
+// While alive, SIGINT and SIGTERM are blocked in this thread, so the threads it starts inherit
+// them blocked: Ctrl-C then interrupts the thread that waits for it (the accept loop's poll)
+// instead of landing on a worker that does not look.
+class BlockStopSignals {
+ public:
+  BlockStopSignals();
+  ~BlockStopSignals();
+  BlockStopSignals(const BlockStopSignals&) = delete;
+  BlockStopSignals& operator=(const BlockStopSignals&) = delete;
+
+ private:
+  sigset_t old_;
+};
 
 }  // namespace kebab::service::internal
