@@ -10,6 +10,7 @@
 #include "app/admin.h"
 #include "app/wire.h"
 #include "cli/common.h"
+#include "core/files.h"
 #include "core/time.h"
 #include "service/service.h"
 
@@ -124,6 +125,41 @@ int RunServe(const Output& out, const Globals& g, bool watch) {
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   if (!served.ok()) return out.Fail(served);
+  return kExitOk;
+}
+
+int RunInstallUnit(const Output& out, const Globals& g, bool watch) {
+  auto config = LoadConfigFor(g);
+  if (!config.ok()) return out.Fail(config.status());
+  std::error_code ec;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) return out.Fail(IoError("cannot tell where this kebab is: " + ec.message()));
+  auto home = g.env.find("HOME");
+  auto xdg = g.env.find("XDG_CONFIG_HOME");
+  const std::string dir = (xdg != g.env.end() && !xdg->second.empty() ? xdg->second
+                           : home != g.env.end()                      ? home->second + "/.config"
+                                                                      : std::string(".config")) +
+                          "/systemd/user";
+  const std::string path = dir + "/kebab.service";
+  // The config by its absolute path: the unit runs without this shell's directory or
+  // environment.
+  std::string exec = self;
+  if (!g.config_path.empty()) {
+    exec += " --config " + std::filesystem::absolute(g.config_path, ec).string();
+  }
+  exec += watch ? " serve" : " serve --no-watch";
+  const std::string unit =
+      "# Written by `kebab serve --install-unit`: the knowledge base kept current and warm.\n"
+      "[Unit]\nDescription=kebab knowledge base service (" +
+      config->storage.data_dir + ")\n\n[Service]\nExecStart=" + exec +
+      "\nRestart=on-failure\n\n[Install]\n"
+      "WantedBy=default.target\n";
+  std::filesystem::create_directories(dir, ec);
+  if (Status written = WriteFileAtomically(path, unit); !written.ok()) return out.Fail(written);
+  out.Line("wrote " + path);
+  out.Line(
+      "start it now and at every login: systemctl --user daemon-reload && systemctl "
+      "--user enable --now kebab");
   return kExitOk;
 }
 

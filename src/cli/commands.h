@@ -73,6 +73,8 @@ struct FetchArgs {
 int RunInit(const Output& out, const Globals& g, bool force);
 int RunServe(const Output& out, const Globals& g, bool watch);
 int RunStatus(const Output& out, const Globals& g);
+// Writes the systemd user unit that runs `kebab serve` with this config.
+int RunInstallUnit(const Output& out, const Globals& g, bool watch);
 int RunIngest(const Output& out, const Globals& g, const IngestArgs& args);
 int RunIngestFile(const Output& out, const Globals& g, const std::string& path);
 int RunIngestStdin(const Output& out, const Globals& g, const std::string& title);

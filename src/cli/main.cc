@@ -262,6 +262,10 @@ int Main(int argc, char** argv) {
       "to stderr and {state_dir}/serve.log; Ctrl-C stops it. `kebab status` shows it");
   serve->add_flag("--no-watch", no_watch,
                   "Do not watch the workspace (also [watch] enabled = false)");
+  bool install_unit = false;
+  serve->add_flag("--install-unit", install_unit,
+                  "Write ~/.config/systemd/user/kebab.service, which runs this kebab serve with\n"
+                  "this config at login, and say how to enable it; nothing else runs");
   app.add_subcommand("status",
                      "Whether `kebab serve` runs for this config's data directory: its pid,\n"
                      "uptime, socket, calls answered, memory and what it holds loaded");
@@ -362,6 +366,7 @@ int Main(int argc, char** argv) {
   if (*ask) return RunAsk(out, g, ask_args);
   if (app.got_subcommand("doctor")) return RunDoctor(out, g);
   if (app.got_subcommand("schema")) return RunSchema(out, g);
+  if (*serve && install_unit) return RunInstallUnit(out, g, !no_watch);
   if (*serve) return RunServe(out, g, !no_watch);
   if (app.got_subcommand("status")) return RunStatus(out, g);
   if (*mcp) return RunMcp(out, g, mcp_args);

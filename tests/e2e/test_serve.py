@@ -210,6 +210,19 @@ class ServeTest(ServiceTestCase):
         self.assertIn("serving " + self.sb.data_dir, log)
         self.assertIn("stopped", log)
 
+    def test_install_unit_writes_a_user_unit_that_runs_this_kebab(self):
+        r = self.sb.run("serve", "--install-unit", "--no-watch", env=self.env)
+        self.assertExit(r, EXIT_OK)
+        unit = os.path.join(self.sb.home, ".config", "systemd", "user", "kebab.service")
+        self.assertIn("wrote " + unit, r.stdout)
+        with open(unit, encoding="utf-8") as f:
+            text = f.read()
+        exec_start = [l for l in text.splitlines() if l.startswith("ExecStart=")]
+        self.assertEqual(exec_start, [f"ExecStart={os.path.realpath(self.sb.argv([])[0])} "
+                                      f"--config {self.sb.config} serve --no-watch"])
+        self.assertIn("WantedBy=default.target", text)
+        self.assertFalse(self.status()["service"]["running"])  # nothing was started
+
     def test_another_user_is_refused(self):
         if os.geteuid() != 0:
             self.skipTest("needs root to connect as another user")

@@ -51,6 +51,16 @@ class WatchTest(ServiceTestCase):
             time.sleep(0.05)
         self.fail(f"the watch is {w['state']}, not {state}, after {WAIT_S} s: {w}")
 
+    def wait_docs(self, glob, n, timeout=60):
+        """Waits until `n` documents under `glob` are indexed."""
+        start = time.time()
+        while time.time() - start < timeout:
+            got = len(self.kjson("list", "docs", "--path-glob", glob, env=self.env))
+            if got == n:
+                return
+            time.sleep(0.2)
+        self.fail(f"{got} documents under {glob} after {timeout} s, not {n}")
+
     def doc_count(self):
         return len(self.kjson("list", "docs", env=dict(self.env, KEBAB_NO_SERVICE="1")))
 
@@ -103,13 +113,7 @@ class WatchTest(ServiceTestCase):
         before = self.status()["service"]["watch"]["updates"]
         for i in range(500):
             self.sb.write(f"burst/{i // 100}/n{i:03d}.md", f"# Note {i}\n\nburstword number {i}.\n")
-        start = time.time()
-        while time.time() - start < 60:
-            if len(self.kjson("list", "docs", "--path-glob", "burst/**", env=self.env)) == 500:
-                break
-            time.sleep(0.2)
-        self.assertEqual(len(self.kjson("list", "docs", "--path-glob", "burst/**",
-                                        env=self.env)), 500)
+        self.wait_docs("burst/**", 500)
         # Coalesced: a handful of updates, not one per file.
         self.assertLess(self.status()["service"]["watch"]["updates"] - before, 20)
 
@@ -144,13 +148,7 @@ class WatchTest(ServiceTestCase):
         self.service.send_signal(signal.SIGKILL)
         self.service.wait()
         self.start()
-        start = time.time()
-        while time.time() - start < 60:
-            if len(self.kjson("list", "docs", "--path-glob", "many/**", env=self.env)) == 300:
-                break
-            time.sleep(0.2)
-        self.assertEqual(len(self.kjson("list", "docs", "--path-glob", "many/**",
-                                        env=self.env)), 300)
+        self.wait_docs("many/**", 300)
         doctor = self.kjson("doctor", env=dict(self.env, KEBAB_NO_SERVICE="1"))
         self.assertTrue(doctor["ok"], doctor)
 
