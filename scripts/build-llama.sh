@@ -71,12 +71,33 @@ TOOLS=(llama-server llama-bench whisper-cli)
 TOOLS_KEY=$(printf '%s\n' "${TOOLS[@]}" | sha256sum | cut -c1-8)
 TOOLS_PREFIX="$DEPS_CACHE_ROOT/llama-tools-$VERSIONS-$TOOLS_KEY"
 
+log() { echo "build-llama: $*" >&2; }
+
+# Until 2026-12 one prefix held the libraries and the tools, keyed by both. A cache that has
+# one built from the same sources and options is split into the two entries, not rebuilt.
+COMBINED_KEY=$({
+  printf '%s\n' "${CMAKE_OPTIONS[@]}" "${TOOLS[@]}" "$NODEJS_WHISPER_VERSION"
+  cat "${PATCHES[@]}" "$STACK_DIR/CMakeLists.txt" </dev/null
+} | sha256sum | cut -c1-12)
+COMBINED="$DEPS_CACHE_ROOT/llama.cpp-$NODE_LLAMA_CPP_VERSION+whisper.cpp-$WHISPER_VERSION-$COMBINED_KEY"
+if [[ -f "$COMBINED/.complete" && ! ( -f "$LIB_PREFIX/.complete" && -f "$TOOLS_PREFIX/.complete" ) ]]; then
+  log "splitting $COMBINED into the library and tools entries"
+  deps_workdir split
+  if [[ ! -f "$LIB_PREFIX/.complete" ]]; then
+    cp -a "$COMBINED" "$WORK/libs" && rm -rf "$WORK/libs/bin" "$WORK/libs/.complete"
+    deps_install "$WORK/libs" "$LIB_PREFIX" >/dev/null
+  fi
+  if [[ ! -f "$TOOLS_PREFIX/.complete" ]]; then
+    mkdir -p "$WORK/tools" && cp -a "$COMBINED/bin" "$COMBINED/VERSION" "$WORK/tools/"
+    deps_install "$WORK/tools" "$TOOLS_PREFIX" >/dev/null
+  fi
+fi
+
 if [[ "$WANT_TOOLS" = 1 ]]; then
   deps_reuse "$TOOLS_PREFIX"
 else
   deps_reuse "$LIB_PREFIX"
 fi
-log() { echo "build-llama: $*" >&2; }
 deps_require build-llama npm git cmake
 deps_workdir build
 
