@@ -12,8 +12,9 @@ namespace kebab::service {
 Endpoint EndpointFor(const config::Config& config, const config::Environment& env) {
   Endpoint e;
   auto runtime = env.find("XDG_RUNTIME_DIR");
-  e.socket_dir = runtime != env.end() && !runtime->second.empty() ? runtime->second + "/kebab"
-                                                                   : config.storage.state_dir + "/run";
+  e.socket_dir = runtime != env.end() && !runtime->second.empty()
+                     ? runtime->second + "/kebab"
+                     : config.storage.state_dir + "/run";
   e.socket = e.socket_dir + "/serve-" + Sha256Hex(config.storage.data_dir).substr(0, 16) + ".sock";
   e.lock = config.storage.data_dir + "/serve.lock";
   return e;
@@ -30,8 +31,8 @@ std::optional<RunningService> FindRunning(const Endpoint& endpoint) {
   if (::flock(fd.get(), LOCK_SH | LOCK_NB) == 0) return std::nullopt;
   RunningService running;
   auto text = ReadFileUpTo(endpoint.lock, 64 * 1024);
-  const nlohmann::json j = text.ok() ? nlohmann::json::parse(*text, nullptr, false)
-                                     : nlohmann::json();
+  const nlohmann::json j =
+      text.ok() ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
   if (j.is_object()) {
     running.pid = j.value("pid", 0L);
     running.socket = j.value("socket", std::string());
