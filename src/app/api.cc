@@ -83,11 +83,7 @@ Result<json> Inspect(Session& session, const json& args, const CallContext&) {
 }
 
 Result<json> IngestOp(Session& session, const json& args, const CallContext& ctx) {
-  IngestOptions options;
-  if (args.contains("path")) options.root = String(args, "path");
-  options.force_reingest = args.value("force_reingest", false);
-  options.purge = args.value("purge", false);
-  options.summary_only = args.value("summary_only", false);
+  const IngestOptions options = IngestOptionsOf(args);
   IngestEventSink sink;
   if (ctx.on_event) {
     sink = [&](const IngestEvent& e) { ctx.on_event(wire::IngestProgress(e)); };
@@ -217,6 +213,15 @@ json SearchArguments() {
       {"trace", Bool("Add the milliseconds each stage took (trace.timing).")},
   });
   return props;
+}
+
+IngestOptions IngestOptionsOf(const json& args) {
+  IngestOptions options;
+  if (args.contains("path")) options.root = String(args, "path");
+  options.force_reingest = args.value("force_reingest", false);
+  options.purge = args.value("purge", false);
+  options.summary_only = args.value("summary_only", false);
+  return options;
 }
 
 Result<FetchResult> FetchOf(Session& session, const json& args) {

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/ingest.h"
 #include "app/queries.h"
 #include "app/session.h"
 #include "core/status.h"
@@ -67,6 +68,9 @@ nlohmann::json SearchArguments();
 // What fetch arguments (checked against the fetch operation's schema) read: the fetch
 // operation's result before it becomes fetch_result.v1 (MCP renders it as text too).
 Result<FetchResult> FetchOf(Session& session, const nlohmann::json& args);
+
+// What ingest arguments state (the CLI runs an ingest in its own process from the same ones).
+IngestOptions IngestOptionsOf(const nlohmann::json& args);
 
 // The parameters arguments already checked against those schemas state.
 FilterParams FilterParamsOf(const nlohmann::json& args);

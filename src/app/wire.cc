@@ -307,44 +307,6 @@ json Doctor(const DoctorReport& r) {
   return {{"schema_version", "doctor.v1"}, {"ok", r.ok}, {"checks", checks}};
 }
 
-json StatusReport(const app::StatusReport& r) {
-  const ServiceStatus& s = r.service;
-  json service = {{"running", s.running}};
-  if (s.running) {
-    json loaded = json::array();
-    if (s.loaded.embedding_model) loaded.push_back("embedding_model");
-    if (s.loaded.language_model) loaded.push_back("language_model");
-    if (s.loaded.vector_index) loaded.push_back("vector_index");
-    const WatchStatus& w = s.watch;
-    json watch = {{"state", WatchStateName(w.state)},
-                  {"notifications", w.notifications},
-                  {"root", w.root},
-                  {"directories", w.directories},
-                  {"updates", w.updates},
-                  {"last_update_at", NullIfEmpty(w.last_update_at)},
-                  {"warnings", w.warnings}};
-    if (w.updates > 0) {
-      const IngestCounts& c = w.last_counts;
-      watch["last_update"] = {{"new", c.new_docs},        {"updated", c.updated},
-                              {"unchanged", c.unchanged}, {"purged", c.purged},
-                              {"errors", c.errors},       {"chunks_indexed", c.chunks_indexed}};
-    }
-    service["watch"] = std::move(watch);
-    service.update({{"pid", s.pid},
-                    {"started_at", s.started_at},
-                    {"uptime_s", s.uptime_s},
-                    {"socket", s.socket},
-                    {"requests", s.requests},
-                    {"in_flight", s.in_flight},
-                    {"rss_bytes", s.rss_bytes},
-                    {"loaded", std::move(loaded)}});
-  }
-  return {{"schema_version", "status.v1"},
-          {"data_dir", r.data_dir},
-          {"config_path", r.config_path},
-          {"service", std::move(service)}};
-}
-
 json IngestReport(const app::IngestReport& r) {
   const IngestCounts& c = r.counts;
   json j = {{"schema_version", "ingest_report.v1"},
@@ -616,23 +578,3 @@ json Schema(const SchemaInfo& info) {
 }
 
 }  // namespace kebab::app::wire
-
-namespace kebab::app {
-
-std::string_view WatchStateName(WatchStatus::State state) {
-  switch (state) {
-    case WatchStatus::State::kOff:
-      return "off";
-    case WatchStatus::State::kStarting:
-      return "starting";
-    case WatchStatus::State::kWatching:
-      return "watching";
-    case WatchStatus::State::kUpdating:
-      return "updating";
-    case WatchStatus::State::kPaused:
-      return "paused";
-  }
-  return "off";
-}
-
-}  // namespace kebab::app

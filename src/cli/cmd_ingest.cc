@@ -138,12 +138,7 @@ int RunIngest(const Output& out, const Globals& g, const IngestArgs& args) {
   Result<bool> served = api.CallOr(
       "ingest", a, context,
       [&](app::Session& session) {
-        app::IngestOptions options;
-        if (a.contains("path")) options.root = a["path"].get<std::string>();
-        options.force_reingest = args.force_reingest;
-        options.summary_only = args.summary_only;
-        options.purge = args.purge;
-        report = app::Ingest(session, options, sink, &g_cancel);
+        report = app::Ingest(session, app::api::IngestOptionsOf(a), sink, &g_cancel);
       },
       &reply);
   std::signal(SIGINT, SIG_DFL);

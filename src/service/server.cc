@@ -254,7 +254,7 @@ class Server {
       };
       // A cancel line or the client hanging up stops the operation.
       listener = std::thread([fd, &cancel] {
-        Result<std::string> line = internal::ReadLine(fd);
+        (void)internal::ReadLine(fd);
         cancel = true;
       });
     }

@@ -159,8 +159,14 @@ void WatchLoop::Run() {
   source::PathRules rules(root, config.workspace.exclude, config.watch.ignore);
   std::unique_ptr<Watcher> watcher;
   bool paused = false;
+  // Scans while notifications see everything: [watch] scan_interval (0: none); without them
+  // (inotify unavailable, the watch limit reached) at least every kFallbackScanSeconds.
+  const int fallback_seconds =
+      config.watch.scan_interval > 0 ? config.watch.scan_interval : kFallbackScanSeconds;
+  int scan_seconds = config.watch.scan_interval;  // the interval in effect
   int64_t next_scan = -1;  // steady ms of the next periodic scan, -1 for none
   auto scan_every = [&](int seconds) {
+    scan_seconds = seconds;
     next_scan = seconds > 0 ? NowMs() + int64_t{seconds} * 1000 : -1;
   };
   auto pause = [&] {
@@ -179,23 +185,18 @@ void WatchLoop::Run() {
   auto start_watching = [&]() -> bool {
     Result<std::unique_ptr<Watcher>> started = Watcher::Start(root, &rules);
     if (!started.ok()) {
-      Warn(started.status().message() + "; scanning every " +
-           std::to_string(config.watch.scan_interval > 0 ? config.watch.scan_interval
-                                                         : kFallbackScanSeconds) +
+      Warn(started.status().message() + "; scanning every " + std::to_string(fallback_seconds) +
            " s instead");
-      scan_every(config.watch.scan_interval > 0 ? config.watch.scan_interval
-                                                : kFallbackScanSeconds);
+      scan_every(fallback_seconds);
       return false;
     }
     watcher = std::move(started).value();
     if (watcher->limit_reached()) {
       Warn("the inotify watch limit was reached after " + std::to_string(watcher->directories()) +
            " folders: changes in the others are seen by a scan every " +
-           std::to_string(config.watch.scan_interval > 0 ? config.watch.scan_interval
-                                                         : kFallbackScanSeconds) +
+           std::to_string(fallback_seconds) +
            " s; raise it with `sysctl fs.inotify.max_user_watches=524288`");
-      scan_every(config.watch.scan_interval > 0 ? config.watch.scan_interval
-                                                : kFallbackScanSeconds);
+      scan_every(fallback_seconds);
     } else {
       scan_every(config.watch.scan_interval);
     }
@@ -225,9 +226,7 @@ void WatchLoop::Run() {
     if (!Wait(fd, timeout)) {
       if (stop_) break;
       if (next_scan >= 0 && NowMs() >= next_scan) {
-        scan_every(watcher && !watcher->limit_reached() ? config.watch.scan_interval
-                   : config.watch.scan_interval > 0     ? config.watch.scan_interval
-                                                        : kFallbackScanSeconds);
+        scan_every(scan_seconds);
         if (!Update("periodic scan")) pause();
       }
       continue;
